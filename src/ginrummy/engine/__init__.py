@@ -1,0 +1,1 @@
+"""The stdio engine protocol (PROTOCOL.md): host side and engine side."""

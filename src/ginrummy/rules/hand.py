@@ -1,0 +1,328 @@
+"""One hand (deal) of Gin Rummy as a state machine (RULES.md §3)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from .actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, Action, BigGin, Discard, Draw, Knock, Pass
+from .cards import CARDS, RANK_POINTS, Card, CardSet
+from .melds import _knock_options_mask, _min_deadwood_mask
+from .showdown import Showdown, score_showdown
+from .variants import Rules
+
+__all__ = ["Hand", "HandResult", "Step", "IllegalActionError", "NotYourTurnError", "Phase"]
+
+Phase = Literal["offer", "draw", "discard", "over"]
+
+DISCARDS = tuple(Discard(c) for c in CARDS)
+KNOCKS = tuple(Knock(c) for c in CARDS)
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; the message says why and what is allowed."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """An action from the seat that is not to act."""
+
+
+class Step(NamedTuple):
+    """One applied action: who acted, what they did, and the card it moved (if any)."""
+
+    seat: int
+    action: Action
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended: `void`, or a showdown with its outcome, scorer seat and points."""
+
+    outcome: str  # "void", "knock", "gin", "big_gin", "undercut", "tie"
+    scorer: int | None
+    points: int
+    knocker: int | None = None
+    showdown: Showdown | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """A compact summary (records store this)."""
+        return {
+            "outcome": self.outcome,
+            "scorer": self.scorer,
+            "points": self.points,
+            "knocker": self.knocker,
+        }
+
+
+def deal_order(seed: int) -> list[int]:
+    """The shuffled deck for a deal seed: card indices, first dealt first.
+
+    The deck starts in index order (clubs A-K, diamonds, hearts, spades) and is
+    shuffled with Python's `random.Random(seed).shuffle`, so anyone can check a
+    deal from its published seed.
+    """
+    deck = list(range(52))
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+class Hand:
+    """A deal from the shuffle to the showdown or a void hand.
+
+    `legal_actions()` lists what the player `to_act` may do; `apply(action)`
+    checks the action first and changes nothing when it is illegal.
+    """
+
+    __slots__ = (
+        "rules", "seed", "dealer", "to_act", "phase", "hands", "stock", "discard_pile",
+        "steps", "known", "knock_limit", "multiplier", "result", "forced_stock",
+        "taken", "passes", "initial_hands", "upcard", "knock_card", "_knock_cache",
+    )
+
+    def __init__(self, rules: Rules, seed: int, dealer: int) -> None:
+        if dealer not in (0, 1):
+            raise ValueError(f"dealer must be seat 0 or 1, got {dealer!r}")
+        self.rules = rules
+        self.seed = seed
+        self.dealer = dealer
+        deck = deal_order(seed)
+        non_dealer = 1 - dealer
+        hands = [0, 0]
+        for i in range(20):
+            hands[non_dealer if i % 2 == 0 else dealer] |= 1 << deck[i]
+        self.hands = hands
+        self.initial_hands = (hands[0], hands[1])
+        self.upcard = deck[20]
+        self.discard_pile = [deck[20]]
+        self.stock = deck[:20:-1]  # top of the stock last
+        self.to_act = non_dealer
+        self.phase: Phase = "offer"
+        self.steps: list[Step] = []
+        self.known = [0, 0]  # cards each seat was seen taking and still holds
+        self.result: HandResult | None = None
+        self.forced_stock = False
+        self.taken = -1  # the card taken from the discard pile this turn
+        self.passes = 0
+        self.knock_card: int | None = None
+        self._knock_cache: dict[int, int] | None = None
+        if rules.oklahoma:
+            rank = self.upcard % 13
+            self.knock_limit = 0 if rank == 0 else RANK_POINTS[rank]
+            self.multiplier = 2 if rules.spade_double and self.upcard // 13 == 3 else 1
+        else:
+            self.knock_limit = rules.knock_limit
+            self.multiplier = 1
+
+    # -- queries ---------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has been knocked, won or voided."""
+        return self.phase == "over"
+
+    @property
+    def stock_count(self) -> int:
+        """Cards left in the stock."""
+        return len(self.stock)
+
+    def hand_of(self, seat: int) -> CardSet:
+        """The cards `seat` holds now."""
+        return CardSet.from_mask(self.hands[seat])
+
+    def knock_options(self) -> dict[int, int]:
+        """In the discard phase: card index -> deadwood after knocking with it."""
+        if self._knock_cache is None:
+            options = _knock_options_mask(self.hands[self.to_act], self.knock_limit)
+            if self.taken >= 0:
+                options.pop(self.taken, None)
+            self._knock_cache = options
+        return self._knock_cache
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to act may take now, in a fixed order."""
+        phase = self.phase
+        if phase == "draw":
+            return [DRAW_STOCK] if self.forced_stock else [DRAW_STOCK, DRAW_DISCARD]
+        if phase == "discard":
+            mask = self.hands[self.to_act]
+            if self.taken >= 0:
+                mask &= ~(1 << self.taken)
+            actions: list[Action] = []
+            while mask:
+                low = mask & -mask
+                actions.append(DISCARDS[low.bit_length() - 1])
+                mask ^= low
+            knocks = self.knock_options()
+            if knocks:
+                actions.extend(KNOCKS[i] for i in sorted(knocks))
+            if self.rules.big_gin_bonus is not None and _min_deadwood_mask(self.hands[self.to_act]) == 0:
+                actions.append(BIG_GIN)
+            return actions
+        if phase == "offer":
+            return [DRAW_DISCARD, PASS]
+        return []
+
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise `IllegalActionError` saying why `action` is not allowed now; else return."""
+        if self.phase == "over":
+            raise IllegalActionError("the hand is over; no action is allowed")
+        if seat is not None and seat != self.to_act:
+            raise NotYourTurnError(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        phase = self.phase
+        if phase == "offer":
+            if isinstance(action, Pass) or action == DRAW_DISCARD:
+                return
+            raise IllegalActionError(
+                f"{action} is not allowed now: the first upcard "
+                f"{CARDS[self.discard_pile[-1]]} is offered; take it (draw discard) or pass"
+            )
+        if phase == "draw":
+            if isinstance(action, Draw):
+                if action.source == "discard" and self.forced_stock:
+                    raise IllegalActionError(
+                        "both players passed the first upcard: the non-dealer must draw from the stock"
+                    )
+                return
+            raise IllegalActionError(f"{action} is not allowed now: draw from the stock or the discard pile")
+        # discard phase
+        if isinstance(action, (Discard, Knock)):
+            card = action.card
+            if not self.hands[self.to_act] >> card.index & 1:
+                raise IllegalActionError(f"{card} is not in your hand")
+            if card.index == self.taken:
+                raise IllegalActionError(
+                    f"{card} was just taken from the discard pile and cannot be discarded this turn"
+                )
+            if isinstance(action, Knock):
+                options = self.knock_options()
+                if card.index not in options:
+                    left = _min_deadwood_mask(self.hands[self.to_act] & ~(1 << card.index))
+                    raise IllegalActionError(
+                        f"cannot knock by discarding {card}: {left} deadwood would remain "
+                        f"and the knock limit is {self.knock_limit}"
+                    )
+            return
+        if isinstance(action, BigGin):
+            if self.rules.big_gin_bonus is None:
+                raise IllegalActionError("Big Gin is not played under these rules")
+            left = _min_deadwood_mask(self.hands[self.to_act])
+            if left:
+                raise IllegalActionError(f"Big Gin needs all eleven cards melded; {left} deadwood remains")
+            return
+        raise IllegalActionError(f"{action} is not allowed now: discard a card or knock")
+
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        """Whether `check` would accept the action."""
+        try:
+            self.check(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    # -- transitions -----------------------------------------------------------
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply a legal action; an illegal one raises and leaves the hand untouched."""
+        self.check(action, seat)
+        self._apply_unchecked(action)
+
+    def _apply_unchecked(self, action: Action) -> None:
+        me = self.to_act
+        phase = self.phase
+        if phase == "offer" and isinstance(action, Pass):
+            self.steps.append(Step(me, action, None))
+            self.passes += 1
+            self.to_act = 1 - me
+            if self.passes == 2:
+                self.phase = "draw"
+                self.forced_stock = True
+            return
+        if isinstance(action, Draw):
+            if action.source == "stock":
+                card = self.stock.pop()
+                self.taken = -1
+            else:
+                card = self.discard_pile.pop()
+                self.taken = card
+                self.known[me] |= 1 << card
+            self.hands[me] |= 1 << card
+            self.forced_stock = False
+            self.phase = "discard"
+            self._knock_cache = None
+            self.steps.append(Step(me, action, CARDS[card]))
+            return
+        if isinstance(action, Discard):
+            card = action.card.index
+            self.hands[me] &= ~(1 << card)
+            self.known[me] &= ~(1 << card)
+            self.discard_pile.append(card)
+            self.steps.append(Step(me, action, action.card))
+            self.taken = -1
+            self._knock_cache = None
+            if len(self.stock) <= 2:
+                self.phase = "over"
+                self.result = HandResult("void", None, 0)
+                return
+            self.to_act = 1 - me
+            self.phase = "draw"
+            return
+        if isinstance(action, Knock):
+            card = action.card.index
+            self.hands[me] &= ~(1 << card)
+            self.known[me] &= ~(1 << card)
+            self.knock_card = card
+            self.steps.append(Step(me, action, action.card))
+            self._finish(me)
+            return
+        if isinstance(action, BigGin):
+            self.steps.append(Step(me, action, None))
+            self._finish(me)
+            return
+        raise IllegalActionError(f"unknown action {action!r}")  # pragma: no cover
+
+    def _finish(self, knocker: int) -> None:
+        showdown = score_showdown(
+            CardSet.from_mask(self.hands[knocker]),
+            CardSet.from_mask(self.hands[1 - knocker]),
+            self.rules,
+            knock_limit=self.knock_limit,
+            multiplier=self.multiplier,
+        )
+        if showdown.scorer is None:
+            scorer = None
+        else:
+            scorer = knocker if showdown.scorer == "knocker" else 1 - knocker
+        self.result = HandResult(showdown.outcome, scorer, showdown.points, knocker, showdown)
+        self.phase = "over"
+        self._knock_cache = None
+
+    def copy(self) -> Hand:
+        """An independent copy (for search)."""
+        new = Hand.__new__(Hand)
+        for name in Hand.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = list(self.hands)
+        new.stock = list(self.stock)
+        new.discard_pile = list(self.discard_pile)
+        new.steps = list(self.steps)
+        new.known = list(self.known)
+        return new
+
+    def deadwood_of(self, seat: int) -> int:
+        """The least deadwood `seat` holds now."""
+        return _min_deadwood_mask(self.hands[seat])
+
+    def cards_in_play(self) -> int:
+        """Count of cards in hands, stock and discard pile (always 52, plus a knock card)."""
+        total = self.hands[0].bit_count() + self.hands[1].bit_count()
+        total += len(self.stock) + len(self.discard_pile)
+        return total + (1 if self.knock_card is not None else 0)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Hand seed={self.seed} dealer={self.dealer} phase={self.phase} "
+            f"to_act={self.to_act} stock={len(self.stock)}>"
+        )
+

@@ -1,0 +1,298 @@
+"""A match: hands to the target, dealer rotation, end-of-match bonuses (RULES.md §3.1, §6)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import Action
+from .hand import Hand, HandResult, IllegalActionError
+from .record import HandRecord, MatchRecord
+from .variants import Rules
+from .views import View, build_view
+
+__all__ = ["Match", "MatchResult", "new_match", "deal_seed", "seed_commitment", "MatchOverError"]
+
+
+class MatchOverError(IllegalActionError):
+    """An action sent after the match ended."""
+
+
+def deal_seed(match_seed: int | str, deal_index: int) -> int:
+    """The seed of deal number `deal_index` (0-based, void deals included) of a match.
+
+    Derived by SHA-256, so publishing one deal's seed reveals nothing about the next.
+    """
+    digest = hashlib.sha256(f"ginrummy/{match_seed}/deal/{deal_index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def seed_commitment(seed: int) -> str:
+    """The SHA-256 commitment published before a deal: hex digest of the seed's decimal text."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """The final result: totals with bonuses, the winner, and how they were reached."""
+
+    winner: int | None
+    scores: tuple[int, int]
+    points: tuple[int, int]  # hand points only, before end-of-match bonuses
+    hands_won: tuple[int, int]
+    game_bonus: tuple[int, int]
+    box_bonus: tuple[int, int]
+    shutout_bonus: tuple[int, int]
+    hands_played: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as a JSON object (records store it)."""
+        return {
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "points": list(self.points),
+            "hands_won": list(self.hands_won),
+            "game_bonus": list(self.game_bonus),
+            "box_bonus": list(self.box_bonus),
+            "shutout_bonus": list(self.shutout_bonus),
+            "hands_played": self.hands_played,
+        }
+
+
+class Match:
+    """Hands played to the target; the match deals the next hand as soon as one ends.
+
+    >>> m = new_match(seed=7)
+    >>> m.to_act == 1 - m.dealer, m.hand.phase, len(m.view(m.to_act).hand)
+    (True, 'offer', 10)
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seed: int | str | None = None,
+        seed_source: Callable[[int], int] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else Rules()
+        self.seed = seed if seed is not None else secrets.randbits(63)
+        self._seed_source = seed_source
+        self.scores = [0, 0]
+        self.hands_won = [0, 0]
+        self.hands: list[Hand] = []
+        self.scores_after: list[tuple[int, int]] = []  # per finished hand
+        self.result: MatchResult | None = None
+        if first_dealer is None:
+            first_dealer = self._choose_first_dealer()
+        self._start_hand(first_dealer)
+
+    # -- setup -----------------------------------------------------------------
+
+    def _choose_first_dealer(self) -> int:
+        digest = hashlib.sha256(f"ginrummy/{self.seed}/first-dealer".encode()).digest()
+        rng = random.Random(int.from_bytes(digest[:8], "big"))
+        if self.rules.first_dealer == "random":
+            return rng.randrange(2)
+        # The cut: each seat draws a card, seat 0 first; the lower rank deals, ties cut again.
+        deck = list(range(52))
+        rng.shuffle(deck)
+        for i in range(0, 52, 2):
+            a, b = deck[i] % 13, deck[i + 1] % 13
+            if a != b:
+                return 0 if a < b else 1
+        return 0  # pragma: no cover - 26 equal pairs cannot happen in one deck
+
+    def next_deal_seed(self) -> int:
+        """The seed the next deal will use."""
+        index = len(self.hands)
+        if self._seed_source is not None:
+            return self._seed_source(index)
+        return deal_seed(self.seed, index)
+
+    def _start_hand(self, dealer: int) -> None:
+        self.hands.append(Hand(self.rules, self.next_deal_seed(), dealer))
+
+    # -- queries ---------------------------------------------------------------
+
+    @property
+    def hand(self) -> Hand:
+        """The hand being played (the last one once the match is over)."""
+        return self.hands[-1]
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the current deal, void deals included."""
+        return len(self.hands)
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the current hand."""
+        return self.hands[-1].dealer
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose move it is, or None once the match is over."""
+        return None if self.result is not None else self.hands[-1].to_act
+
+    @property
+    def is_over(self) -> bool:
+        """True once a total has reached the target."""
+        return self.result is not None
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to act may take."""
+        return [] if self.result is not None else self.hands[-1].legal_actions()
+
+    def view(self, seat: int) -> View:
+        """What `seat` may know now (PROTOCOL.md VIEW)."""
+        hand = self.hands[-1]
+        scores = self.scores_after[-1] if hand.phase == "over" else (self.scores[0], self.scores[1])
+        return build_view(hand, seat, hand_number=len(self.hands), scores=scores)
+
+    def hand_view(self, seat: int, hand_number: int) -> View:
+        """`seat`'s view of hand `hand_number` (1-based); a finished hand shows its showdown."""
+        if not 1 <= hand_number <= len(self.hands):
+            raise ValueError(f"no hand {hand_number}; {len(self.hands)} dealt so far")
+        hand = self.hands[hand_number - 1]
+        if hand.phase == "over":
+            scores = self.scores_after[hand_number - 1]
+        else:
+            scores = (self.scores[0], self.scores[1])
+        return build_view(hand, seat, hand_number=hand_number, scores=scores)
+
+    # -- transitions -----------------------------------------------------------
+
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise `IllegalActionError` saying why the action is not allowed now."""
+        if self.result is not None:
+            raise MatchOverError("the match is over; no action is allowed")
+        self.hands[-1].check(action, seat)
+
+    def apply(self, action: Action, seat: int | None = None) -> HandResult | None:
+        """Apply a legal action; returns the hand's result when the action ended a hand.
+
+        An illegal action raises `IllegalActionError` and changes nothing.
+        """
+        if self.result is not None:
+            raise MatchOverError("the match is over; no action is allowed")
+        hand = self.hands[-1]
+        hand.apply(action, seat)
+        if hand.result is None:
+            return None
+        self._end_hand(hand.result)
+        return hand.result
+
+    def _end_hand(self, result: HandResult) -> None:
+        if result.scorer is not None:
+            self.scores[result.scorer] += result.points
+            self.hands_won[result.scorer] += 1
+        self.scores_after.append((self.scores[0], self.scores[1]))
+        if max(self.scores) >= self.rules.target:
+            self._end_match()
+            return
+        self._start_hand(self._next_dealer(result))
+
+    def _next_dealer(self, result: HandResult) -> int:
+        dealer = self.hands[-1].dealer
+        if result.outcome == "void":
+            return dealer
+        rule = self.rules.next_dealer
+        if rule == "alternate" or result.scorer is None:
+            return 1 - dealer if rule == "alternate" else dealer
+        if rule == "loser":
+            return 1 - result.scorer
+        return result.scorer
+
+    def _end_match(self) -> None:
+        rules = self.rules
+        leader = 0 if self.scores[0] >= self.scores[1] else 1
+        game = [0, 0]
+        game[leader] = rules.game_bonus
+        box = [rules.box_bonus * self.hands_won[0], rules.box_bonus * self.hands_won[1]]
+        shutout = [0, 0]
+        if self.hands_won[1 - leader] == 0:
+            shutout[leader] = rules.shutout_bonus
+        final = tuple(self.scores[s] + game[s] + box[s] + shutout[s] for s in (0, 1))
+        winner = None if final[0] == final[1] else (0 if final[0] > final[1] else 1)
+        self.result = MatchResult(
+            winner=winner,
+            scores=(final[0], final[1]),
+            points=(self.scores[0], self.scores[1]),
+            hands_won=(self.hands_won[0], self.hands_won[1]),
+            game_bonus=(game[0], game[1]),
+            box_bonus=(box[0], box[1]),
+            shutout_bonus=(shutout[0], shutout[1]),
+            hands_played=len(self.hands),
+        )
+
+    # -- records ---------------------------------------------------------------
+
+    def record(self) -> MatchRecord:
+        """The match so far: rules, every deal's seed and dealer, every action, every result."""
+        hands = []
+        for hand in self.hands:
+            hands.append(HandRecord(
+                seed=hand.seed,
+                dealer=hand.dealer,
+                actions=tuple((step.seat, step.action) for step in hand.steps),
+                result=hand.result.to_json() if hand.result is not None else None,
+            ))
+        return MatchRecord(
+            rules=self.rules,
+            seed=self.seed,
+            hands=tuple(hands),
+            result=self.result.to_json() if self.result is not None else None,
+        )
+
+    @classmethod
+    def from_record(cls, record: MatchRecord) -> Match:
+        """Replay a record into a match in the same state; raise if the record disagrees."""
+        seeds = [h.seed for h in record.hands]
+
+        def source(index: int) -> int:
+            if index < len(seeds):
+                return seeds[index]
+            return deal_seed(record.seed, index)
+
+        first = record.hands[0].dealer if record.hands else None
+        match = cls(record.rules, seed=record.seed, seed_source=source, first_dealer=first)
+        for number, hand_record in enumerate(record.hands, start=1):
+            hand = match.hands[number - 1]
+            if hand.dealer != hand_record.dealer:
+                raise ValueError(
+                    f"record says seat {hand_record.dealer} dealt hand {number}, the rules say seat {hand.dealer}"
+                )
+            for step_number, (seat, action) in enumerate(hand_record.actions, start=1):
+                try:
+                    match.apply(action, seat)
+                except IllegalActionError as exc:
+                    raise ValueError(f"hand {number}, action {step_number} ({action}): {exc}") from None
+            if hand_record.result is not None and (
+                hand.result is None or hand.result.to_json() != hand_record.result
+            ):
+                    raise ValueError(f"hand {number} does not end as recorded")
+        if record.result is not None and (
+            match.result is None or match.result.to_json() != record.result
+        ):
+            raise ValueError("the match does not end as recorded")
+        return match
+
+    def __repr__(self) -> str:
+        return f"<Match hand={len(self.hands)} scores={self.scores} over={self.is_over}>"
+
+
+def new_match(rules: Rules | str | None = None, *, seed: int | str | None = None) -> Match:
+    """Start a match (first hand dealt). `rules` is a `Rules` or a preset name.
+
+    >>> m = new_match("classic", seed=1)
+    >>> m.apply(m.legal_actions()[0]) is None
+    True
+    """
+    if isinstance(rules, str):
+        rules = Rules.preset(rules)
+    return Match(rules, seed=seed)

@@ -1,0 +1,260 @@
+"""The showdown: both arrangements, the opponent's layoffs and the hand's score (RULES.md §4-5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .cards import CARDS, Card, CardLike, CardSet, as_mask
+from .melds import (
+    Arrangement,
+    _min_deadwood_mask,
+    all_best_arrangements,
+    best_arrangement,
+)
+from .variants import Rules
+
+__all__ = ["Layoff", "Showdown", "ShowdownError", "best_layoffs", "score_showdown"]
+
+Outcome = Literal["knock", "gin", "big_gin", "undercut", "tie"]
+Scorer = Literal["knocker", "defender"]
+
+
+class ShowdownError(ValueError):
+    """The hands cannot meet at a showdown (overlap, wrong size, too much deadwood)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Layoff:
+    """A defender's card added to the knocker's meld number `meld` (an index into its melds)."""
+
+    card: Card
+    meld: int
+
+    def to_json(self) -> dict[str, Any]:
+        """`{"card": "8H", "meld": 0}`."""
+        return {"card": str(self.card), "meld": self.meld}
+
+
+def _attach(melds: Sequence[int], cards: int) -> tuple[int, list[tuple[int, int]]]:
+    """Lay off as many of `cards` as can be attached, in any order; (attached mask, layoffs).
+
+    Attaching never removes a later possibility, so the closure is unique.
+    """
+    # Each meld: set -> ("set", rank, count); run -> ("run", suit, lo, hi)
+    state: list[list[int]] = []
+    for m in melds:
+        idx = [i for i in range(52) if m >> i & 1]
+        if len({i % 13 for i in idx}) == 1:
+            state.append([0, idx[0] % 13, len(idx), 0])
+        else:
+            state.append([1, idx[0] // 13, idx[0] % 13, idx[-1] % 13])
+    attached = 0
+    layoffs: list[tuple[int, int]] = []
+    changed = True
+    while changed:
+        changed = False
+        rest = cards & ~attached
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            i = low.bit_length() - 1
+            rank, suit = i % 13, i // 13
+            for k, st in enumerate(state):  # noqa: B007 - k is used after the break
+                if st[0] == 0:
+                    if st[1] == rank and st[2] < 4:
+                        st[2] += 1
+                        break
+                elif st[1] == suit:
+                    if rank == st[2] - 1:
+                        st[2] = rank
+                        break
+                    if rank == st[3] + 1:
+                        st[3] = rank
+                        break
+            else:
+                continue
+            attached |= low
+            layoffs.append((i, k))
+            changed = True
+    return attached, layoffs
+
+
+def _subsets(mask: int) -> Iterable[int]:
+    sub = mask
+    while True:
+        yield sub
+        if sub == 0:
+            return
+        sub = (sub - 1) & mask
+
+
+def _best_defence(knocker_melds: Sequence[int], defender: int) -> tuple[int, int, list[tuple[int, int]]]:
+    """The defender's least deadwood after layoffs: (deadwood, laid-off mask, layoffs)."""
+    reachable, _ = _attach(knocker_melds, defender)
+    best: tuple[int, int, list[tuple[int, int]]] = (_min_deadwood_mask(defender), 0, [])
+    if not reachable:
+        return best
+    for sub in _subsets(reachable):
+        if sub == 0:
+            continue
+        attached, layoffs = _attach(knocker_melds, sub)
+        if attached != sub:
+            continue
+        value = _min_deadwood_mask(defender & ~sub)
+        if value < best[0] or (value == best[0] and sub.bit_count() < best[1].bit_count()):
+            best = (value, sub, layoffs)
+    return best
+
+
+def best_layoffs(
+    knocker_melds: Iterable[CardSet], defender_cards: CardSet | Iterable[CardLike] | str
+) -> tuple[int, list[Layoff]]:
+    """The defender's least deadwood when laying off on `knocker_melds`, and the layoffs used."""
+    melds = [as_mask(m) for m in knocker_melds]
+    value, _, layoffs = _best_defence(melds, as_mask(defender_cards))
+    return value, [Layoff(CARDS[i], k) for i, k in layoffs]
+
+
+@dataclass(frozen=True, slots=True)
+class Showdown:
+    """The result of one knock (or Gin, or Big Gin) at the showdown."""
+
+    outcome: Outcome
+    scorer: Scorer | None
+    points: int
+    knocker_deadwood: int
+    #: The defender's deadwood after layoffs (none after Gin or Big Gin).
+    defender_deadwood: int
+    knocker_melds: tuple[CardSet, ...]
+    knocker_deadwood_cards: CardSet
+    defender_melds: tuple[CardSet, ...]
+    defender_deadwood_cards: CardSet
+    layoffs: tuple[Layoff, ...]
+    knock_limit: int
+    multiplier: int = 1
+
+    @property
+    def laid_off(self) -> CardSet:
+        """The defender's cards laid off on the knocker's melds."""
+        return CardSet(layoff.card for layoff in self.layoffs)
+
+    def to_json(self) -> dict[str, Any]:
+        """The showdown as JSON (PROTOCOL.md `showdown`), seen from the knocker and defender."""
+        return {
+            "outcome": self.outcome,
+            "scorer": self.scorer,
+            "points": self.points,
+            "knocker_deadwood": self.knocker_deadwood,
+            "defender_deadwood": self.defender_deadwood,
+            "knocker_melds": [m.to_json() for m in self.knocker_melds],
+            "knocker_deadwood_cards": self.knocker_deadwood_cards.to_json(),
+            "defender_melds": [m.to_json() for m in self.defender_melds],
+            "defender_deadwood_cards": self.defender_deadwood_cards.to_json(),
+            "layoffs": [layoff.to_json() for layoff in self.layoffs],
+            "knock_limit": self.knock_limit,
+            "multiplier": self.multiplier,
+        }
+
+
+def score_showdown(
+    knocker_cards: CardSet | Iterable[CardLike] | str,
+    defender_cards: CardSet | Iterable[CardLike] | str,
+    rules: Rules | None = None,
+    *,
+    knock_limit: int | None = None,
+    multiplier: int = 1,
+) -> Showdown:
+    """Arrange both hands, lay off, and score the hand by RULES.md §4-5.
+
+    `knocker_cards` holds 10 cards after the face-down discard, or 11 for Big Gin.
+    `knock_limit` overrides the rules' limit (Oklahoma); `multiplier` doubles an
+    Oklahoma spade hand.
+
+    >>> s = score_showdown("4H 5H 6H 7H 9S 9D 9C 2D 3S 4C", "KS KH KD 5S 6S 7S 8H 3H JC 2S")
+    >>> s.outcome, s.scorer, s.points, s.knocker_deadwood, s.defender_deadwood
+    ('knock', 'knocker', 3, 9, 12)
+    """
+    rules = rules if rules is not None else Rules()
+    limit = rules.knock_limit if knock_limit is None else knock_limit
+    knocker = as_mask(knocker_cards)
+    defender = as_mask(defender_cards)
+    if knocker & defender:
+        raise ShowdownError(f"both hands hold {CardSet.from_mask(knocker & defender)}")
+    n = knocker.bit_count()
+    if n not in (10, 11):
+        raise ShowdownError(f"the knocker must show 10 cards (11 for Big Gin), not {n}")
+    if defender.bit_count() != 10:
+        raise ShowdownError(f"the defender must show 10 cards, not {defender.bit_count()}")
+
+    defender_alone = best_arrangement(CardSet.from_mask(defender))
+    if n == 11:
+        if not rules.big_gin:
+            raise ShowdownError("Big Gin is not played under these rules")
+        arrangement = best_arrangement(CardSet.from_mask(knocker))
+        if arrangement.deadwood:
+            raise ShowdownError(f"Big Gin needs all eleven cards melded; {arrangement}")
+        assert rules.big_gin_bonus is not None
+        return _final("big_gin", "knocker", rules.big_gin_bonus + defender_alone.deadwood,
+                      arrangement, defender_alone, (), 0, defender_alone.deadwood, limit, multiplier)
+
+    candidates = all_best_arrangements(CardSet.from_mask(knocker))
+    knocker_dw = candidates[0].deadwood
+    if knocker_dw > limit:
+        raise ShowdownError(f"cannot knock with {knocker_dw} deadwood; the knock limit is {limit}")
+    if knocker_dw == 0:
+        return _final("gin", "knocker", rules.gin_bonus + defender_alone.deadwood,
+                      candidates[0], defender_alone, (), 0, defender_alone.deadwood, limit, multiplier)
+
+    # Among the knocker's least-deadwood arrangements, the one that lets the
+    # defender lay off the least is the knocker's best.
+    chosen: tuple[Arrangement, int, int, list[tuple[int, int]]] | None = None
+    for arrangement in candidates:
+        melds = [m.mask for m in arrangement.melds]
+        value, laid, layoffs = _best_defence(melds, defender)
+        if chosen is None or value > chosen[1]:
+            chosen = (arrangement, value, laid, layoffs)
+    assert chosen is not None
+    arrangement, defender_dw, laid, layoffs = chosen
+    defender_rest = best_arrangement(CardSet.from_mask(defender & ~laid))
+    layoff_objs = tuple(Layoff(CARDS[i], k) for i, k in layoffs)
+    if defender_dw < knocker_dw or (defender_dw == knocker_dw and rules.undercut_on_tie):
+        outcome: Outcome = "undercut"
+        scorer: Scorer | None = "defender"
+        points = knocker_dw - defender_dw + rules.undercut_bonus
+    elif defender_dw == knocker_dw:
+        outcome, scorer, points = "tie", None, 0
+    else:
+        outcome, scorer, points = "knock", "knocker", defender_dw - knocker_dw
+    return _final(outcome, scorer, points, arrangement, defender_rest, layoff_objs,
+                  knocker_dw, defender_dw, limit, multiplier)
+
+
+def _final(
+    outcome: Outcome,
+    scorer: Scorer | None,
+    points: int,
+    knocker: Arrangement,
+    defender: Arrangement,
+    layoffs: tuple[Layoff, ...],
+    knocker_dw: int,
+    defender_dw: int,
+    limit: int,
+    multiplier: int,
+) -> Showdown:
+    return Showdown(
+        outcome=outcome,
+        scorer=scorer,
+        points=points * multiplier,
+        knocker_deadwood=knocker_dw,
+        defender_deadwood=defender_dw,
+        knocker_melds=knocker.melds,
+        knocker_deadwood_cards=knocker.deadwood_cards,
+        defender_melds=defender.melds,
+        defender_deadwood_cards=defender.deadwood_cards,
+        layoffs=layoffs,
+        knock_limit=limit,
+        multiplier=multiplier,
+    )
+

@@ -1,0 +1,130 @@
+"""Rules: every disputed rule of RULES.md as a field, with named presets."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Final, Literal
+
+__all__ = ["Rules", "RulesError", "PRESETS"]
+
+FirstDealer = Literal["random", "cut"]
+NextDealer = Literal["alternate", "loser", "winner"]
+
+
+class RulesError(ValueError):
+    """An unknown preset, an unknown field or a value outside what the rules allow."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rules:
+    """The parameters of a Gin Rummy match (RULES.md §3, §5, §6).
+
+    >>> Rules.preset("oklahoma").oklahoma
+    True
+    >>> Rules.preset("classic").replace(gin_bonus=20).gin_bonus
+    20
+    """
+
+    preset_name: str = "classic"
+    #: Most deadwood a player may knock with (Oklahoma replaces it per hand).
+    knock_limit: int = 10
+    gin_bonus: int = 25
+    undercut_bonus: int = 25
+    #: A tie in deadwood is an undercut (True) or scores nothing (False).
+    undercut_on_tie: bool = True
+    #: Bonus for Big Gin (all eleven cards melded after drawing); None = variant off.
+    big_gin_bonus: int | None = None
+    target: int = 100
+    first_dealer: FirstDealer = "random"
+    next_dealer: NextDealer = "alternate"
+    #: End of match (Hoyle): the winner's game bonus, the box bonus per hand won,
+    #: and the shutout bonus when the loser won no hand.
+    game_bonus: int = 0
+    box_bonus: int = 0
+    shutout_bonus: int = 0
+    #: Oklahoma: the first upcard sets the hand's knock limit (ace: Gin only).
+    oklahoma: bool = False
+    #: Oklahoma: a spade as first upcard doubles the hand's points.
+    spade_double: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("knock_limit", "gin_bonus", "undercut_bonus", "target",
+                     "game_bonus", "box_bonus", "shutout_bonus"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise RulesError(f"{name} must be a whole number ≥ 0, got {value!r}")
+        if self.target < 1:
+            raise RulesError(f"target must be at least 1, got {self.target}")
+        if self.knock_limit > 100:
+            raise RulesError(f"knock_limit must be at most 100, got {self.knock_limit}")
+        if self.big_gin_bonus is not None and (
+            not isinstance(self.big_gin_bonus, int) or self.big_gin_bonus < 0
+        ):
+            raise RulesError(f"big_gin_bonus must be None or a whole number ≥ 0, got {self.big_gin_bonus!r}")
+        if self.first_dealer not in ("random", "cut"):
+            raise RulesError(f"first_dealer must be 'random' or 'cut', got {self.first_dealer!r}")
+        if self.next_dealer not in ("alternate", "loser", "winner"):
+            raise RulesError(
+                f"next_dealer must be 'alternate', 'loser' or 'winner', got {self.next_dealer!r}"
+            )
+        for name in ("undercut_on_tie", "oklahoma", "spade_double"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name} must be true or false, got {getattr(self, name)!r}")
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The named preset: `classic`, `hoyle`, `oklahoma` or `big_gin`."""
+        key = name.strip().lower().replace("-", "_").replace(" ", "_")
+        try:
+            return PRESETS[key]
+        except KeyError:
+            raise RulesError(
+                f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)}"
+            ) from None
+
+    @staticmethod
+    def preset_names() -> tuple[str, ...]:
+        """The names `Rules.preset` accepts."""
+        return tuple(PRESETS)
+
+    @property
+    def big_gin(self) -> bool:
+        """Whether the Big Gin variant is played."""
+        return self.big_gin_bonus is not None
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some fields changed (the preset name is kept unless given)."""
+        unknown = set(changes) - {f.name for f in fields(self)}
+        if unknown:
+            raise RulesError(f"unknown rules field(s): {', '.join(sorted(unknown))}")
+        return replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field, with the preset name under `preset` (PROTOCOL.md VIEW `rules`)."""
+        data = asdict(self)
+        data["preset"] = data.pop("preset_name")
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Rules:
+        """Rules from `to_json()` output; missing fields take the named preset's values."""
+        if not isinstance(data, dict):
+            raise RulesError(f"rules must be a JSON object, got {data!r}")
+        data = dict(data)
+        base = cls.preset(str(data.pop("preset", "classic")))
+        return base.replace(**data) if data else base
+
+
+PRESETS: Final[dict[str, Rules]] = {
+    # The online site (seed 001): alternate deals, no end-of-match bonus.
+    "classic": Rules(),
+    # The how-to guide (seed 000): cut for the first deal, loser deals, Hoyle bonuses.
+    "hoyle": Rules(
+        preset_name="hoyle", first_dealer="cut", next_dealer="loser",
+        game_bonus=100, box_bonus=25, shutout_bonus=100,
+    ),
+    # Guide 003: the first upcard sets the knock limit; a spade doubles the hand.
+    "oklahoma": Rules(preset_name="oklahoma", oklahoma=True, spade_double=True),
+    # Big Gin: eleven melded cards end the hand for 31.
+    "big_gin": Rules(preset_name="big_gin", big_gin_bonus=31),
+}

@@ -1,0 +1,1 @@
+"""The ASGI app: HTTP routes, WebSocket handlers and the static browser client."""

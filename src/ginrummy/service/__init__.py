@@ -1,0 +1,1 @@
+"""Use cases of the web platform: rooms, live matches, ratings."""

@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy models and Alembic migrations (SQLite by default, PostgreSQL by URL)."""
