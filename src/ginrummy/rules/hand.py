@@ -78,7 +78,7 @@ class Hand:
     __slots__ = (
         "rules", "seed", "dealer", "to_act", "phase", "hands", "stock", "discard_pile",
         "steps", "known", "knock_limit", "multiplier", "result", "forced_stock",
-        "taken", "passes", "initial_hands", "upcard", "knock_card", "_knock_cache",
+        "taken", "passes", "initial_hands", "upcard", "knock_card", "_knock_cache", "public_history",
     )
 
     def __init__(self, rules: Rules, seed: int, dealer: int) -> None:
@@ -107,6 +107,8 @@ class Hand:
         self.passes = 0
         self.knock_card: int | None = None
         self._knock_cache: dict[int, int] | None = None
+        # Each seat's history entries as its views show them, extended lazily by the views.
+        self.public_history: tuple[list[dict[str, object]], list[dict[str, object]]] = ([], [])
         if rules.oklahoma:
             rank = self.upcard % 13
             self.knock_limit = 0 if rank == 0 else RANK_POINTS[rank]
@@ -308,6 +310,7 @@ class Hand:
         new.discard_pile = list(self.discard_pile)
         new.steps = list(self.steps)
         new.known = list(self.known)
+        new.public_history = (list(self.public_history[0]), list(self.public_history[1]))
         return new
 
     def deadwood_of(self, seat: int) -> int:

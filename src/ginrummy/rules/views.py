@@ -129,6 +129,24 @@ def public_step(hand: Hand, index: int, seat: int) -> dict[str, Any]:
     return entry
 
 
+def _history(hand: Hand, seat: int) -> tuple[dict[str, Any], ...]:
+    """The seat's history entries, reusing those already built for earlier views.
+
+    Only a knock can change how an entry looks later (its card is shown once the
+    hand is over), and a knock is always the last step, so it is never cached.
+    """
+    cache = hand.public_history[seat]
+    steps = hand.steps
+    n = len(steps)
+    if n and isinstance(steps[-1].action, Knock):
+        n -= 1
+    while len(cache) < n:
+        cache.append(public_step(hand, len(cache), seat))
+    if n < len(steps):
+        return (*cache, public_step(hand, n, seat))
+    return tuple(cache)
+
+
 def showdown_json(hand: Hand, scores_after: tuple[int, int]) -> dict[str, Any] | None:
     """The showdown block of a finished hand (both hands face up; none for a void hand)."""
     result = hand.result
@@ -191,7 +209,7 @@ def build_view(
         discard_pile=tuple(CARDS[i] for i in hand.discard_pile),
         stock_count=len(hand.stock),
         opponent_known=CardSet.from_mask(hand.known[1 - seat]),
-        history=tuple(public_step(hand, i, seat) for i in range(len(hand.steps))),
+        history=_history(hand, seat),
         legal=tuple(hand.legal_actions()) if not over and hand.to_act == seat else (),
         showdown=showdown_json(hand, scores) if over else None,
     )
