@@ -1,0 +1,5 @@
+"""`python -m ginrummy.cli`: the same command as the `ginrummy` console script."""
+
+from . import main
+
+main()

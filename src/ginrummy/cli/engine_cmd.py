@@ -1,0 +1,44 @@
+"""The `engine` subcommand: one of our players speaking the engine protocol on stdin/stdout."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import typer
+
+from . import app
+
+
+@app.command()
+def engine(
+    bot: str = typer.Option("random", "--bot", help="Which computer player answers (see ginrummy.bots)."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the player's own randomness."),
+    time_budget: float | None = typer.Option(
+        None, "--time-budget", help="Most seconds the player may think per move."
+    ),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Log each step to stderr."),
+) -> None:
+    """Serve a computer player over stdin/stdout, one JSON message per line (PROTOCOL.md)."""
+    from ..bots import make_player
+    from ..engine.engine_side import serve
+
+    # Logs go to stderr only: stdout carries protocol messages and nothing else.
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(asctime)s engine %(levelname)s %(message)s",
+    )
+    try:
+        player = make_player(bot, seed=seed, time_budget=time_budget)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    protocol_out = sys.stdout
+    # A stray print() in a player would corrupt the protocol stream; send it to stderr instead.
+    sys.stdout = sys.stderr
+    try:
+        code = serve(player, sys.stdin, protocol_out)
+    finally:
+        sys.stdout = protocol_out
+    raise typer.Exit(code)

@@ -1,0 +1,337 @@
+"""The host side of the protocol: run an outside program as a player, with time limits and clear failures."""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import os
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from types import TracebackType
+
+from ..rules import Action, View
+from .protocol import (
+    MAX_LINE,
+    PROTOCOL_VERSION,
+    Act,
+    ActionReply,
+    EngineMessage,
+    ErrorMessage,
+    Hello,
+    Message,
+    ProtocolError,
+    Quit,
+    Result,
+    encode,
+    parse_engine_message,
+)
+
+__all__ = [
+    "EngineFailure",
+    "EngineTimeout",
+    "EngineCrashed",
+    "EngineIllegalAction",
+    "EngineProtocolError",
+    "EnginePlayer",
+]
+
+_EOF = None  # what the reader thread queues when the engine's stdout closes
+
+
+class EngineFailure(Exception):
+    """An outside engine broke the protocol or the rules; the message says what happened.
+
+    `engine` names the engine (its hello name, else its command).
+    """
+
+    def __init__(self, engine: str, message: str) -> None:
+        super().__init__(f"engine {engine}: {message}")
+        self.engine = engine
+        self.detail = message
+
+
+class EngineTimeout(EngineFailure):
+    """No answer (hello or action) within the time limit."""
+
+
+class EngineCrashed(EngineFailure):
+    """The engine could not start, exited, or closed its pipes."""
+
+
+class EngineIllegalAction(EngineFailure):
+    """A well-formed action that the rules do not allow in the view it answered."""
+
+    def __init__(self, engine: str, message: str, action: Action) -> None:
+        super().__init__(engine, message)
+        self.action = action
+
+
+class EngineProtocolError(EngineFailure):
+    """A line that is not the expected message (bad JSON, wrong type, an `error` reply, ...)."""
+
+
+class EnginePlayer:
+    """A player played by an outside program over the stdio protocol (PROTOCOL.md).
+
+    The program is started from `command` (a string split with `shlex`, or an
+    argument list) and the hello handshake is done at once, within
+    `hello_timeout` seconds. `act(view)` sends the seat's VIEW and waits at most
+    `move_time` seconds for the matching action; `observe(view)` sends the
+    hand's result. The player never sees more than the view it is given.
+
+    Contract for hosts (the arena, the server): every way an engine can go wrong
+    raises an `EngineFailure` subclass naming what happened — `EngineTimeout`
+    (silent past its limit), `EngineCrashed` (could not start, exited, closed
+    its pipes), `EngineIllegalAction` (a legal-looking message with an action
+    not in `view.legal`) or `EngineProtocolError` (garbage or an `error`
+    reply). No call ever blocks beyond its time limit. Catch `EngineFailure` to
+    forfeit the match or hand the seat to a fallback player, then `close()` (or
+    use the player as a context manager), which sends `quit` and kills the
+    program if it has not exited after `grace` seconds.
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        move_time: float = 10.0,
+        hello_timeout: float = 10.0,
+        grace: float = 1.0,
+        name: str | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        env: dict[str, str] | None = None,
+        stderr_lines: int = 50,
+    ) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise ValueError("the engine command is empty")
+        self.command = command if isinstance(command, str) else shlex.join(self.argv)
+        self.move_time = move_time
+        self.hello_timeout = hello_timeout
+        self.grace = grace
+        self._named = name is not None
+        self.name = name or self.command
+        self.engine_name: str | None = None  # what the engine called itself in hello
+        self._next_id = 0
+        self._sent_ids: set[int] = set()
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=stderr_lines)
+        self._closed = False
+        try:
+            self._process = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                env=env,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+            )
+        except OSError as exc:
+            self._closed = True
+            raise EngineCrashed(self.name, f"could not start {self.command!r}: {exc}") from None
+        self._threads = [
+            threading.Thread(target=self._read_stdout, name="engine-stdout", daemon=True),
+            threading.Thread(target=self._read_stderr, name="engine-stderr", daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+        try:
+            self._handshake()
+        except BaseException:
+            self._kill()
+            raise
+
+    # -- the Player protocol ---------------------------------------------------
+
+    def act(self, view: View) -> Action:
+        """The engine's action for `view`, checked against `view.legal`; raise `EngineFailure` if none."""
+        self._next_id += 1
+        message_id = self._next_id
+        self._sent_ids.add(message_id)
+        self._send(Act(message_id, view))
+        deadline = time.monotonic() + self.move_time
+        while True:
+            message = self._receive(deadline, f"action for act {message_id}", self.move_time, EngineTimeout)
+            if isinstance(message, ActionReply):
+                if message.id == message_id:
+                    break
+                if message.id in self._sent_ids:
+                    continue  # a late answer to an earlier request that already timed out
+                raise EngineProtocolError(
+                    self.name, f"answered act {message.id}, which was never sent (waiting for act {message_id})"
+                )
+            if isinstance(message, ErrorMessage):
+                raise EngineProtocolError(
+                    self.name, f"replied with an error to act {message_id}: {message.message}"
+                )
+            raise EngineProtocolError(
+                self.name, f"sent {message.to_json()['type']!r} while an action for act {message_id} was due"
+            )
+        action = message.action
+        if action not in view.legal:
+            allowed = ", ".join(str(a) for a in view.legal)
+            raise EngineIllegalAction(
+                self.name, f"chose the illegal action {action} in phase {view.phase}; allowed: {allowed}", action
+            )
+        return action
+
+    def observe(self, view: View) -> None:
+        """Tell the engine a hand is over (`result`, no reply expected)."""
+        self._send(Result(view))
+
+    # -- lifecycle -------------------------------------------------------------
+
+    @property
+    def returncode(self) -> int | None:
+        """The engine's exit status, or None while it runs."""
+        return self._process.poll() if hasattr(self, "_process") else None
+
+    @property
+    def stderr_tail(self) -> list[str]:
+        """The last lines the engine wrote to its standard error."""
+        return list(self._stderr_tail)
+
+    def close(self) -> None:
+        """Send `quit`, wait up to `grace` seconds for the engine to exit, then kill it."""
+        if self._closed:
+            return
+        with contextlib.suppress(EngineFailure):
+            self._send(Quit())
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._process.wait(timeout=self.grace)
+        self._kill()
+
+    def __enter__(self) -> EnginePlayer:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else f"pid {self._process.pid}"
+        return f"<EnginePlayer {self.name!r} {state}>"
+
+    # -- internals -------------------------------------------------------------
+
+    def _handshake(self) -> None:
+        self._send(Hello(PROTOCOL_VERSION))
+        deadline = time.monotonic() + self.hello_timeout
+        message = self._receive(deadline, "hello", self.hello_timeout, EngineTimeout)
+        if isinstance(message, ErrorMessage):
+            raise EngineProtocolError(self.name, f"refused the hello: {message.message}")
+        if not isinstance(message, Hello):
+            raise EngineProtocolError(
+                self.name, f"answered the hello with {message.to_json()['type']!r} instead of hello"
+            )
+        if message.protocol != PROTOCOL_VERSION:
+            raise EngineProtocolError(
+                self.name, f"speaks protocol {message.protocol}; this host speaks {PROTOCOL_VERSION}"
+            )
+        self.engine_name = message.name
+        if message.name and not self._named:
+            self.name = message.name
+
+    def _send(self, message: Message) -> None:
+        if self._closed:
+            raise EngineCrashed(self.name, "the engine has been closed")
+        stdin = self._process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(encode(message))
+            stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineCrashed(self.name, self._exit_story("stopped reading its input")) from None
+
+    def _receive(
+        self, deadline: float, expected: str, limit: float, timeout_error: type[EngineFailure]
+    ) -> EngineMessage:
+        """The next message from the engine, skipping blank lines, before `deadline`."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise timeout_error(self.name, f"sent no {expected} within {limit:g} s")
+            try:
+                line = self._lines.get(timeout=remaining)
+            except queue.Empty:
+                raise timeout_error(self.name, f"sent no {expected} within {limit:g} s") from None
+            if line is _EOF:
+                self._lines.put(_EOF)  # later calls see the closed pipe too
+                raise EngineCrashed(self.name, self._exit_story(f"closed its output before sending its {expected}"))
+            if not line.strip():
+                continue
+            if not line.endswith("\n") and len(line) >= MAX_LINE:
+                raise EngineProtocolError(self.name, f"sent a line longer than {MAX_LINE} characters")
+            try:
+                return parse_engine_message(line)
+            except ProtocolError as exc:
+                raise EngineProtocolError(self.name, f"sent an unreadable line while its {expected} was due: {exc}") from None
+
+    def _exit_story(self, what: str) -> str:
+        """`what` plus the exit status and the engine's last stderr lines, when known."""
+        try:
+            code = self._process.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            code = None
+        story = what if code is None else f"{what} (exit status {code})"
+        # Give the stderr reader a moment to collect the engine's last words.
+        for thread in self._threads[1:]:
+            thread.join(timeout=0.2)
+        tail = [line for line in self._stderr_tail if line.strip()]
+        if tail:
+            story += "; its last stderr lines: " + " | ".join(tail[-5:])
+        return story
+
+    def _read_stdout(self) -> None:
+        stdout = self._process.stdout
+        assert stdout is not None
+        try:
+            while True:
+                line = stdout.readline(MAX_LINE)
+                if not line:
+                    break
+                self._lines.put(line)
+        except (OSError, ValueError):
+            pass  # the pipe was closed under us by close()
+        finally:
+            self._lines.put(_EOF)
+
+    def _read_stderr(self) -> None:
+        stderr = self._process.stderr
+        assert stderr is not None
+        try:
+            for line in stderr:
+                self._stderr_tail.append(line.rstrip("\n"))
+        except (OSError, ValueError):
+            pass
+
+    def _kill(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        process = self._process
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+        if process.stdin is not None:
+            with contextlib.suppress(OSError, ValueError):
+                process.stdin.close()
+        for thread, pipe in zip(self._threads, (process.stdout, process.stderr), strict=True):
+            thread.join(timeout=1.0)
+            # A pipe still held open by a grandchild keeps its reader blocked; closing it
+            # under a blocked reader could hang, so it is left to the daemon thread.
+            if pipe is not None and not thread.is_alive():
+                with contextlib.suppress(OSError, ValueError):
+                    pipe.close()

@@ -1,0 +1,202 @@
+"""Shared test fixtures: real Chromium through Playwright, a fresh PostgreSQL database per test, artifacts.
+
+Locally, browser and PostgreSQL tests skip when Chromium or GINRUMMY_TEST_POSTGRES_URL is missing.
+CI (.ci/run) sets GINRUMMY_REQUIRE_BROWSER=1 and GINRUMMY_REQUIRE_POSTGRES=1: then a missing
+dependency fails the test, and any skipped `browser` / `postgres` test fails the whole run.
+Tests that use these fixtures get the `browser` / `postgres` marker automatically.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+# Flags for Debian's Chromium run as root in a sandboxed machine with no outside network:
+# without the background-networking ones Chromium keeps dialling Google and gets refused.
+CHROMIUM_ARGS: tuple[str, ...] = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+)
+
+REQUIRE_BROWSER = "GINRUMMY_REQUIRE_BROWSER"
+REQUIRE_POSTGRES = "GINRUMMY_REQUIRE_POSTGRES"
+_REQUIRED_MARKERS = {"browser": REQUIRE_BROWSER, "postgres": REQUIRE_POSTGRES}
+_BROWSER_FIXTURES = {"chromium_executable", "browser", "page"}
+_POSTGRES_FIXTURES = {"postgres_url"}
+
+_skipped_required: list[str] = []
+
+
+def _required(variable: str) -> bool:
+    return os.environ.get(variable, "").strip() not in ("", "0")
+
+
+def _unavailable(message: str, variable: str) -> NoReturn:
+    """Skip locally; fail when the environment says this dependency is required."""
+    if _required(variable):
+        pytest.fail(f"{message} ({variable}=1 requires it)", pytrace=False)
+    pytest.skip(message)
+
+
+# ---------------------------------------------------------------- markers and the skip guard
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselection, so `-m browser` sees the added markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & _BROWSER_FIXTURES and item.get_closest_marker("browser") is None:
+            item.add_marker(pytest.mark.browser)
+        if fixtures & _POSTGRES_FIXTURES and item.get_closest_marker("postgres") is None:
+            item.add_marker(pytest.mark.postgres)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if not report.skipped:
+        return
+    for marker, variable in _REQUIRED_MARKERS.items():
+        if marker in report.keywords and _required(variable):
+            _skipped_required.append(f"{report.nodeid} [{marker}, {report.when}]")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _skipped_required:
+        terminalreporter.write_sep("=", "required browser/postgres tests were skipped", red=True)
+        for line in _skipped_required:
+            terminalreporter.write_line(line)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _skipped_required and exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# ---------------------------------------------------------------- artifacts
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where tests save screenshots and other evidence: $GINRUMMY_ARTIFACTS, else a temporary folder."""
+    configured = os.environ.get("GINRUMMY_ARTIFACTS", "").strip()
+    if not configured:
+        return tmp_path_factory.mktemp("artifacts")
+    path = Path(configured)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+# ---------------------------------------------------------------- browser
+
+
+@pytest.fixture(scope="session")
+def chromium_executable() -> str:
+    """Path of the system Chromium (Debian's `chromium`), or $GINRUMMY_CHROMIUM."""
+    configured = os.environ.get("GINRUMMY_CHROMIUM", "").strip()
+    if configured:
+        if not os.access(configured, os.X_OK):
+            pytest.fail(f"GINRUMMY_CHROMIUM={configured!r} is not an executable file", pytrace=False)
+        return configured
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    _unavailable("Chromium is not installed (Debian: apt-get install chromium)", REQUIRE_BROWSER)
+
+
+# Module scope, not session: the sync Playwright API keeps an asyncio loop marked as running on the
+# main thread while it is started, so a later `asyncio.run()` in an unrelated test would raise
+# "cannot be called from a running event loop". Stopping it when the module ends confines that to
+# browser modules (keep asyncio.run out of them; run servers in a thread or a subprocess).
+@pytest.fixture(scope="module")
+def browser(chromium_executable: str) -> Iterator[Browser]:
+    """A headless Chromium driven through Playwright's sync API, shared by one test module."""
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    try:
+        launched = playwright.chromium.launch(
+            executable_path=chromium_executable, headless=True, args=list(CHROMIUM_ARGS)
+        )
+    except Exception:
+        playwright.stop()
+        raise
+    try:
+        yield launched
+    finally:
+        launched.close()
+        playwright.stop()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A page in its own fresh browser context (no cookies or storage shared between tests)."""
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------- PostgreSQL
+
+
+@pytest.fixture(scope="session")
+def _postgres_server_url() -> str:
+    """$GINRUMMY_TEST_POSTGRES_URL, checked once: a role that may create databases."""
+    configured = os.environ.get("GINRUMMY_TEST_POSTGRES_URL", "").strip()
+    if not configured:
+        _unavailable("GINRUMMY_TEST_POSTGRES_URL is not set (scripts/ci-postgres.sh start)", REQUIRE_POSTGRES)
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(configured)
+    if url.drivername == "postgresql":  # plain URLs would make SQLAlchemy look for psycopg2
+        url = url.set(drivername="postgresql+psycopg")
+    if url.drivername != "postgresql+psycopg":
+        pytest.fail(f"GINRUMMY_TEST_POSTGRES_URL must be a postgresql+psycopg URL, not {url.drivername}")
+    try:
+        with psycopg.connect(_libpq_url(url.render_as_string(hide_password=False)), connect_timeout=10):
+            pass
+    except psycopg.Error as error:
+        pytest.fail(f"cannot connect to GINRUMMY_TEST_POSTGRES_URL ({url!r}): {error}", pytrace=False)
+    return url.render_as_string(hide_password=False)
+
+
+def _libpq_url(sqlalchemy_url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+@pytest.fixture
+def postgres_url(_postgres_server_url: str) -> Iterator[str]:
+    """SQLAlchemy URL of a new, empty database made for this test alone and dropped after it."""
+    import psycopg
+    from psycopg import sql
+    from sqlalchemy.engine import make_url
+
+    name = f"ginrummy_t_{uuid.uuid4().hex[:16]}"
+    admin = _libpq_url(_postgres_server_url)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield make_url(_postgres_server_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        # FORCE: a pool the test forgot to dispose must not keep the database alive.
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))

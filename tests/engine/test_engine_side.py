@@ -1,0 +1,128 @@
+"""The engine side: scripted conversations, in process and with a real `ginrummy engine` subprocess."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from typing import Any
+
+from ginrummy import View, action_from_json, new_match
+from ginrummy.bots import RandomPlayer
+from ginrummy.engine.engine_side import serve
+from ginrummy.rules import Action
+
+ENGINE = [sys.executable, "-m", "ginrummy.cli", "engine", "--bot", "random", "--seed", "3"]
+
+
+def _act_line(message_id: int, view: View) -> str:
+    return json.dumps({"type": "act", "id": message_id, "view": view.to_json()})
+
+
+def _converse(lines: list[str], player: Any = None) -> tuple[int, list[dict[str, Any]]]:
+    out = io.StringIO()
+    code = serve(player or RandomPlayer(seed=1), io.StringIO("".join(line + "\n" for line in lines)), out)
+    return code, [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_hello_act_result_quit_in_process() -> None:
+    match = new_match(seed=4)
+    seat = match.to_act
+    view = match.view(seat)
+    code, replies = _converse([
+        '{"type": "hello", "protocol": 1}',
+        _act_line(17, view),
+        json.dumps({"type": "result", "view": view.to_json()}),
+        '{"type": "quit"}',
+        '{"type": "hello", "protocol": 1}',  # after quit: never read
+    ])
+    assert code == 0
+    assert replies[0] == {"type": "hello", "protocol": 1, "name": "random"}
+    assert replies[1]["type"] == "action" and replies[1]["id"] == 17
+    assert action_from_json(replies[1]["action"]) in view.legal
+    assert len(replies) == 2  # a result gets no reply
+
+
+def test_garbage_gets_an_error_and_the_engine_keeps_running() -> None:
+    match = new_match(seed=4)
+    view = match.view(match.to_act)
+    code, replies = _converse(["garbage", "", '{"type": "nope"}', _act_line(2, view)])
+    assert code == 0  # end of input ends the engine cleanly
+    assert [r["type"] for r in replies] == ["error", "error", "action"]
+    assert "not valid JSON" in replies[0]["message"]
+    assert "unknown message type 'nope'" in replies[1]["message"]
+
+
+def test_wrong_protocol_version_is_refused() -> None:
+    _, replies = _converse(['{"type": "hello", "protocol": 2}'])
+    assert replies == [{"type": "error", "message": replies[0]["message"]}]
+    assert "unsupported protocol version 2" in replies[0]["message"]
+
+
+def test_act_without_legal_actions_is_an_error() -> None:
+    match = new_match(seed=4)
+    waiting = match.view(1 - match.to_act)  # the seat not to act has nothing legal
+    _, replies = _converse([_act_line(9, waiting)])
+    assert replies[0]["type"] == "error" and "no legal action" in replies[0]["message"]
+
+
+def test_a_failing_player_gets_an_error_reply_not_a_dead_engine() -> None:
+    class Broken:
+        name = "broken"
+
+        def act(self, view: View) -> Action:
+            raise RuntimeError("cannot think")
+
+        def observe(self, view: View) -> None:
+            raise RuntimeError("cannot watch")
+
+    match = new_match(seed=4)
+    view = match.view(match.to_act)
+    result = json.dumps({"type": "result", "view": view.to_json()})
+    _, replies = _converse([_act_line(5, view), result, '{"type": "hello", "protocol": 1}'], Broken())
+    assert replies[0]["type"] == "error" and "cannot think" in replies[0]["message"]
+    assert replies[1] == {"type": "hello", "protocol": 1, "name": "broken"}
+
+
+def _run_engine(stdin: str) -> subprocess.CompletedProcess[str]:
+    # The timeout only stops a broken test from hanging the suite; it is not a speed check.
+    return subprocess.run(ENGINE, input=stdin, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_real_engine_subprocess_full_conversation() -> None:
+    match = new_match(seed=8)
+    seat = match.to_act
+    view = match.view(seat)
+    script = "\n".join([
+        '{"type":"hello","protocol":1}',
+        _act_line(1, view),
+        "this is not json",
+        json.dumps({"type": "result", "view": view.to_json()}),
+        _act_line(2, view),
+        '{"type":"quit"}',
+    ]) + "\n"
+    done = _run_engine(script)
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["type"] for r in replies] == ["hello", "action", "error", "action"]
+    assert replies[0]["name"] == "random"
+    assert [r["id"] for r in replies if r["type"] == "action"] == [1, 2]
+    assert all(action_from_json(r["action"]) in view.legal for r in replies if r["type"] == "action")
+    assert "not valid JSON" in done.stderr  # logs go to stderr, never to stdout
+
+
+def test_real_engine_exits_cleanly_at_end_of_input() -> None:
+    done = _run_engine('{"type":"hello","protocol":1}\n')
+    assert done.returncode == 0
+    assert json.loads(done.stdout) == {"type": "hello", "protocol": 1, "name": "random"}
+
+
+def test_unknown_bot_is_a_clear_error() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "ginrummy.cli", "engine", "--bot", "no-such-bot"],
+        input="", capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 2
+    assert "unknown player 'no-such-bot'" in done.stderr
+    assert done.stdout == ""
