@@ -143,10 +143,10 @@ def action_from_json(data: Any) -> Action:
 
 def parse_action(text: str) -> Action:
     """Parse a short text form: `pass`, `draw stock`, `stock`, `discard 7H`, `knock 7H`, `big gin`."""
-    words = text.strip().lower().split()
+    words = text.strip().split()
     if not words:
         raise ActionError("empty action")
-    head, rest = words[0], words[1:]
+    head, rest = words[0].lower(), [w.lower() if w.isalpha() and len(w) > 3 else w for w in words[1:]]
     try:
         if head == "pass" and not rest:
             return PASS

@@ -43,11 +43,11 @@ class HandRecord:
         try:
             actions = []
             for item in data["actions"]:
-                if not (isinstance(item, list) and len(item) == 2 and item[0] in (0, 1)):
+                if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int and item[0] in (0, 1)):
                     raise RecordError(f"an action entry must be [seat, action], got {item!r}")
                 actions.append((int(item[0]), action_from_json(item[1])))
             seed, dealer = data["seed"], data["dealer"]
-            if not isinstance(seed, int) or dealer not in (0, 1):
+            if type(seed) is not int or type(dealer) is not int or dealer not in (0, 1):
                 raise RecordError(f"bad seed or dealer in hand record: {seed!r}, {dealer!r}")
             return cls(seed, dealer, tuple(actions), data.get("result"))
         except KeyError as exc:

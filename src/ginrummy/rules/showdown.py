@@ -40,7 +40,9 @@ class Layoff:
 def _attach(melds: Sequence[int], cards: int) -> tuple[int, list[tuple[int, int]]]:
     """Lay off as many of `cards` as can be attached, in any order; (attached mask, layoffs).
 
-    Attaching never removes a later possibility, so the closure is unique.
+    Runs are extended first, to a fixpoint, and sets completed after: a card that fits
+    both a set and a run goes on the run, where it can make room for the next card,
+    while a set can only ever take that one card. So the closure is the largest one.
     """
     # Each meld: set -> ("set", rank, count); run -> ("run", suit, lo, hi)
     state: list[list[int]] = []
@@ -52,32 +54,35 @@ def _attach(melds: Sequence[int], cards: int) -> tuple[int, list[tuple[int, int]
             state.append([1, idx[0] // 13, idx[0] % 13, idx[-1] % 13])
     attached = 0
     layoffs: list[tuple[int, int]] = []
-    changed = True
-    while changed:
-        changed = False
-        rest = cards & ~attached
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            i = low.bit_length() - 1
-            rank, suit = i % 13, i // 13
-            for k, st in enumerate(state):  # noqa: B007 - k is used after the break
-                if st[0] == 0:
-                    if st[1] == rank and st[2] < 4:
-                        st[2] += 1
-                        break
-                elif st[1] == suit:
-                    if rank == st[2] - 1:
-                        st[2] = rank
-                        break
-                    if rank == st[3] + 1:
-                        st[3] = rank
-                        break
-            else:
-                continue
-            attached |= low
-            layoffs.append((i, k))
-            changed = True
+    for kind in (1, 0):  # runs, then sets
+        changed = True
+        while changed:
+            changed = False
+            rest = cards & ~attached
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                i = low.bit_length() - 1
+                rank, suit = i % 13, i // 13
+                for k, st in enumerate(state):  # noqa: B007 - k is used after the break
+                    if st[0] != kind:
+                        continue
+                    if st[0] == 0:
+                        if st[1] == rank and st[2] < 4:
+                            st[2] += 1
+                            break
+                    elif st[1] == suit:
+                        if rank == st[2] - 1:
+                            st[2] = rank
+                            break
+                        if rank == st[3] + 1:
+                            st[3] = rank
+                            break
+                else:
+                    continue
+                attached |= low
+                layoffs.append((i, k))
+                changed = True
     return attached, layoffs
 
 

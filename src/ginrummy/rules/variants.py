@@ -58,7 +58,8 @@ class Rules:
         if self.knock_limit > 100:
             raise RulesError(f"knock_limit must be at most 100, got {self.knock_limit}")
         if self.big_gin_bonus is not None and (
-            not isinstance(self.big_gin_bonus, int) or self.big_gin_bonus < 0
+            not isinstance(self.big_gin_bonus, int) or isinstance(self.big_gin_bonus, bool)
+            or self.big_gin_bonus < 0
         ):
             raise RulesError(f"big_gin_bonus must be None or a whole number ≥ 0, got {self.big_gin_bonus!r}")
         if self.first_dealer not in ("random", "cut"):
@@ -107,11 +108,28 @@ class Rules:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Rules:
-        """Rules from `to_json()` output; missing fields take the named preset's values."""
+        """Rules from `to_json()` output; missing fields take the named preset's values.
+
+        A name that is not a preset (rules a host customised) is kept when every
+        field is given, as `to_json()` writes them.
+        """
         if not isinstance(data, dict):
             raise RulesError(f"rules must be a JSON object, got {data!r}")
         data = dict(data)
-        base = cls.preset(str(data.pop("preset", "classic")))
+        name = data.pop("preset", "classic")
+        if not isinstance(name, str) or not name.strip():
+            raise RulesError(f"the rules' preset name must be text, got {name!r}")
+        key = name.strip().lower().replace("-", "_").replace(" ", "_")
+        if key in PRESETS:
+            base = PRESETS[key]
+        else:
+            missing = {f.name for f in fields(cls)} - {"preset_name"} - set(data)
+            if missing:
+                raise RulesError(
+                    f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)} "
+                    f"(or give every field; missing: {', '.join(sorted(missing))})"
+                )
+            base = Rules(preset_name=name)
         return base.replace(**data) if data else base
 
 
