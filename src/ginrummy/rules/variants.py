@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Final, Literal
 
 __all__ = ["Rules", "RulesError", "PRESETS"]
@@ -102,7 +102,8 @@ class Rules:
 
     def to_json(self) -> dict[str, Any]:
         """Every field, with the preset name under `preset` (PROTOCOL.md VIEW `rules`)."""
-        data = asdict(self)
+        # Every field is a plain value: reading them directly is much cheaper than asdict's deep copy.
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["preset"] = data.pop("preset_name")
         return data
 

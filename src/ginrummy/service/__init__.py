@@ -1,1 +1,14 @@
-"""Use cases of the web platform: rooms, live matches, ratings."""
+"""Use cases of the web platform: guests, rooms, live matches, replays (storage behind a port)."""
+
+from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull, ServiceError
+from .live import Connection, LiveMatch, SeatInfo, error_message
+from .platform import GameService, ServiceConfig, parse_rules
+from .ports import EventRow, GuestRow, MatchRow, SeatRow, Store, StoreError
+from .robots import LEVELS, resolve_level, robot_player
+
+__all__ = [
+    "BadRequest", "Connection", "EventRow", "Forbidden", "GameService", "GuestRow", "LEVELS",
+    "LiveMatch", "MatchRow", "NotFinished", "NotFound", "RoomFull", "SeatInfo", "SeatRow",
+    "ServiceConfig", "ServiceError", "Store", "StoreError", "error_message", "parse_rules",
+    "resolve_level", "robot_player",
+]

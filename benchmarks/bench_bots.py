@@ -1,0 +1,111 @@
+"""Computer players' speed: whole baseline-vs-baseline matches per second, and decision times per level.
+
+Run: python benchmarks/bench_bots.py [--seconds 10] [--levels novice casual skilled advanced expert]
+
+Prints (one core, no worker processes):
+- matches per second of `baseline` against `baseline` (classic rules, to 100), with the
+  split of the time between building views, the players' decisions and applying actions;
+- for each level, its decision time p50 / p95 / max in milliseconds, measured over
+  whole matches against `baseline`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from ginrummy.bots import available_players, make_player
+from ginrummy.bots.arena import _percentile, play_match
+from ginrummy.rules import new_match
+
+
+def baseline_throughput(seconds: float, seed: int = 0) -> dict[str, float]:
+    """Play baseline against baseline for about `seconds`; matches/s and where the time goes."""
+    view_t = act_t = apply_t = 0.0
+    matches = 0
+    clock = time.perf_counter
+    start = clock()
+    while clock() - start < seconds:
+        match = new_match("classic", seed=seed + matches)
+        players = (make_player("baseline", seed=2 * matches), make_player("baseline", seed=2 * matches + 1))
+        while match.result is None:
+            seat = match.hands[-1].to_act
+            t0 = clock()
+            view = match.view(seat)
+            t1 = clock()
+            action = players[seat].act(view)
+            t2 = clock()
+            match.apply(action, seat)
+            t3 = clock()
+            view_t += t1 - t0
+            act_t += t2 - t1
+            apply_t += t3 - t2
+        matches += 1
+    elapsed = clock() - start
+    # The arena's own loop, without the timers above, is what `ginrummy arena` runs. CPU time
+    # is reported beside wall time: on a shared machine the wall clock also counts other jobs.
+    plain_start = clock()
+    cpu_start = time.process_time()
+    plain = 0
+    while clock() - plain_start < seconds:
+        play_match("baseline", "baseline", "classic", seed=seed + plain, a_seat=plain % 2, timing=False)
+        plain += 1
+    plain_elapsed = clock() - plain_start
+    cpu_elapsed = time.process_time() - cpu_start
+    return {
+        "matches": matches,
+        "profiled_matches_per_second": matches / elapsed,
+        "arena_matches_per_second": plain / plain_elapsed,
+        "arena_matches_per_cpu_second": plain / cpu_elapsed,
+        "view_share": view_t / elapsed,
+        "act_share": act_t / elapsed,
+        "apply_share": apply_t / elapsed,
+    }
+
+
+def decision_times(level: str, seconds: float, seed: int = 0) -> dict[str, float]:
+    """Decision times of `level` in whole matches against baseline for about `seconds`."""
+    times: list[float] = []
+    matches = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or matches == 0:
+        stats = play_match(level, "baseline", "classic", seed=seed + matches, a_seat=matches % 2)
+        times.extend(stats.times[0])
+        matches += 1
+    times.sort()
+    return {
+        "matches": matches,
+        "decisions": len(times),
+        "p50_ms": 1000 * _percentile(times, 0.5),
+        "p95_ms": 1000 * _percentile(times, 0.95),
+        "max_ms": 1000 * (times[-1] if times else 0.0),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="time per measurement")
+    parser.add_argument("--levels", nargs="*", default=None, help="levels to time (default: all installed)")
+    args = parser.parse_args(argv)
+    installed = available_players()
+    levels = args.levels if args.levels is not None else [
+        name for name in ("baseline", "novice", "casual", "skilled", "advanced", "expert") if name in installed
+    ]
+    t = baseline_throughput(args.seconds)
+    print(f"baseline vs baseline: {t['arena_matches_per_cpu_second']:.1f} matches per CPU second, "
+          f"{t['arena_matches_per_second']:.1f} per wall second (play_match, one core)")
+    print(f"  time split over {t['matches']} profiled matches: views {t['view_share']:.0%}, decisions {t['act_share']:.0%}, "
+          f"applying actions {t['apply_share']:.0%}")
+    print(f"{'level':<10} {'matches':>7} {'decisions':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
+    for level in levels:
+        if level not in installed:
+            print(f"{level:<10} not installed")
+            continue
+        d = decision_times(level, args.seconds)
+        print(f"{level:<10} {d['matches']:>7} {d['decisions']:>9} {d['p50_ms']:>8.3f} "
+              f"{d['p95_ms']:>8.3f} {d['max_ms']:>8.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

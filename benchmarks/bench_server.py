@@ -1,0 +1,310 @@
+"""Server load benchmark: many WebSocket clients, each playing a whole match against a robot, on ONE server.
+
+Starts `ginrummy serve` as a subprocess on loopback (a temp SQLite database, robots without
+delay), opens N clients (asyncio + websockets), each creates a match against a `casual` robot
+and plays it to the end, and prints: matches finished, actions per second (the clients' own and
+all accepted ones, robots' included), and the action round trip: from sending an action to
+receiving the state that reflects it (p50/p90/p99/max). Every action is committed to the
+database before that state is sent.
+
+    .venv/bin/python benchmarks/bench_server.py                       # 300 concurrent matches
+    .venv/bin/python benchmarks/bench_server.py --matches 50 --think 0.5
+    .venv/bin/python benchmarks/bench_server.py --json
+
+Bounded: at most --matches clients, stops after --timeout seconds (partial figures then).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.cookiejar
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from ginrummy.rules import CardSet, min_deadwood
+
+COOKIE = "gr_guest"
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A quick, sensible client: knock when it can, usually discard to the least deadwood."""
+    legal = view["legal"]
+    enders = [a for a in legal if a["type"] in ("knock", "big_gin")]
+    if enders:
+        return enders[0]
+    discards = [a for a in legal if a["type"] == "discard"]
+    if discards and rng.random() < 0.9:
+        hand = CardSet(view["hand"])
+        scored = [(min_deadwood(hand - CardSet([a["card"]])), a) for a in discards]
+        best = min(s for s, _ in scored)
+        return rng.choice([a for s, a in scored if s == best])
+    if view["phase"] in ("offer", "draw") and rng.random() < 0.7:
+        return legal[0] if legal[0].get("source") == "stock" else rng.choice(legal)
+    return rng.choice(legal)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+class Client:
+    def __init__(self, index: int, host: str, args: argparse.Namespace) -> None:
+        self.index = index
+        self.host = host
+        self.args = args
+        self.rng = random.Random(args.seed * 100_003 + index)
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.final_version = 0
+        self.finished = False
+        self.error: str | None = None
+
+    async def run(self, http: httpx.AsyncClient, start: asyncio.Event, setup: asyncio.Semaphore,
+                  on_ready: Callable[[], None]) -> None:
+        ws = None
+        try:
+            async with setup:
+                me = await http.get(f"http://{self.host}/api/me")
+                cookie = me.cookies[COOKIE]  # read from this response's Set-Cookie
+                made = await http.post(
+                    f"http://{self.host}/api/matches",
+                    content=json.dumps({"level": self.args.level, "rules": self.args.rules}),
+                    headers={"Cookie": f"{COOKIE}={cookie}"},
+                )
+                match_id = made.json()["match_id"]
+                ws = await websockets.connect(
+                    f"ws://{self.host}/ws/{match_id}", additional_headers={"Cookie": f"{COOKIE}={cookie}"},
+                    max_size=2**22, ping_interval=None, open_timeout=60, compression=self.args.compression,
+                )
+        except Exception as exc:
+            self.error = f"set-up: {type(exc).__name__}: {exc}"
+            return
+        finally:
+            on_ready()
+        try:
+            await start.wait()
+            async with ws:
+                await self._play(ws)
+        except Exception as exc:  # reported, not raised: one client failing must not hide the figures
+            self.error = f"{type(exc).__name__}: {exc}"
+
+    async def _play(self, ws: Any) -> None:
+        acted = -1
+        waiting_for: int | None = None
+        sent_at = 0.0
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] != "state":
+                if message["type"] == "error":
+                    raise RuntimeError(f"server error: {message}")
+                continue
+            version = message["version"]
+            if waiting_for is not None and version >= waiting_for:
+                self.latencies.append(time.perf_counter() - sent_at)
+                waiting_for = None
+            self.final_version = version
+            if message["result"] is not None:
+                self.finished = True
+                return
+            legal = message["view"]["legal"]
+            if legal and version > acted and waiting_for is None:
+                acted = version
+                if self.args.think:
+                    await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.args.think)
+                action = choose(message["view"], self.rng)
+                waiting_for = version + 1
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+                self.actions += 1
+
+
+class _NoCookies(http.cookiejar.DefaultCookiePolicy):
+    def set_ok(self, cookie: Any, request: Any) -> bool:
+        return False
+
+    def return_ok(self, cookie: Any, request: Any) -> bool:
+        return False
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def drive(host: str, args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
+    clients = [Client(i, host, args) for i in range(args.matches)]
+    all_ready = asyncio.Event()
+    ready = [0]
+
+    def on_ready() -> None:
+        ready[0] += 1
+        if ready[0] == len(clients):
+            all_ready.set()
+
+    start = asyncio.Event()
+    setup = asyncio.Semaphore(32)
+    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        # One HTTP client for all: it must keep no cookies, each client sends its own.
+        http.cookies.jar.set_policy(_NoCookies())
+        tasks = [asyncio.create_task(c.run(http, start, setup, on_ready)) for c in clients]
+        # Everyone connects first, then all matches play at once.
+        t_setup = time.perf_counter()
+        await asyncio.wait_for(all_ready.wait(), timeout=max(60.0, args.matches * 0.5))
+        setup_seconds = time.perf_counter() - t_setup
+        cpu0 = _cpu_seconds(server_pid) if server_pid else float("nan")
+        mine0 = _cpu_seconds(os.getpid())
+        t0 = time.perf_counter()
+        start.set()
+        done, pending = await asyncio.wait(tasks, timeout=args.timeout)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        elapsed = time.perf_counter() - t0
+        cpu1 = _cpu_seconds(server_pid) if server_pid else float("nan")
+        mine1 = _cpu_seconds(os.getpid())
+        health = (await http.get(f"http://{host}/api/health")).json()
+    latencies = [x for c in clients for x in c.latencies]
+    client_actions = sum(c.actions for c in clients)
+    all_actions = sum(c.final_version for c in clients)
+    errors = [c.error for c in clients if c.error]
+    return {
+        "matches": args.matches,
+        "finished": sum(c.finished for c in clients),
+        "errors": len(errors),
+        "first_error": errors[0] if errors else None,
+        "setup_seconds": round(setup_seconds, 2),
+        "seconds": round(elapsed, 2),
+        "client_actions": client_actions,
+        "all_actions": all_actions,
+        "client_actions_per_s": round(client_actions / elapsed, 1),
+        "all_actions_per_s": round(all_actions / elapsed, 1),
+        "rtt_ms": {
+            "p50": round(percentile(latencies, 0.50) * 1000, 2),
+            "p90": round(percentile(latencies, 0.90) * 1000, 2),
+            "p99": round(percentile(latencies, 0.99) * 1000, 2),
+            "max": round(max(latencies) * 1000, 2) if latencies else None,
+            "mean": round(statistics.fmean(latencies) * 1000, 2) if latencies else None,
+        },
+        "server_cpu_percent": round(100 * (cpu1 - cpu0) / elapsed, 1),
+        "client_cpu_percent": round(100 * (mine1 - mine0) / elapsed, 1),
+        "store": health.get("store"),
+        "think_seconds": args.think,
+        "level": args.level,
+        "sqlite_sync": args.sync,
+        "compression": args.compression or "off",
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=300, help="concurrent clients, one match each (≤ 2000)")
+    parser.add_argument("--level", default="casual")
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--think", type=float, default=0.0, help="mean seconds a client waits before acting")
+    parser.add_argument("--timeout", type=float, default=300.0, help="stop after this many seconds of play")
+    parser.add_argument("--sync", default="NORMAL", help="GINRUMMY_SQLITE_SYNC of the server (NORMAL or FULL)")
+    parser.add_argument("--compression", default=None, choices=[None, "deflate"], help="permessage-deflate")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--host", default=None, help="use a running server at HOST:PORT instead of starting one")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    args.matches = max(1, min(args.matches, 2000))
+
+    process = None
+    tmp = None
+    host = args.host
+    if host is None:
+        tmp = tempfile.mkdtemp(prefix="ginrummy-bench-")
+        port = _free_port()
+        host = f"127.0.0.1:{port}"
+        env = {
+            **os.environ,
+            "GINRUMMY_DATA_DIR": tmp,
+            "GINRUMMY_ROBOT_DELAY": "0",
+            "GINRUMMY_RATE_LIMIT": "1000/1000",
+            "GINRUMMY_SQLITE_SYNC": args.sync,
+            "GINRUMMY_LOG_LEVEL": "warning",
+        }
+        env.pop("DATABASE_URL", None)
+        script = shutil.which("ginrummy", path=str(Path(sys.executable).parent))
+        command = [script] if script else [sys.executable, "-c", "from ginrummy.cli import main; main()"]
+        with open(Path(tmp) / "server.log", "wb") as server_log:  # the child keeps its own copy
+            process = subprocess.Popen(
+                [*command, "serve", "--host", "127.0.0.1", "--port", str(port)],
+                env=env, stdout=subprocess.DEVNULL, stderr=server_log,
+            )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"http://{host}/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                print(f"the server did not start (see {tmp}/server.log)", file=sys.stderr)
+                process.kill()
+                return 1
+            time.sleep(0.1)
+    try:
+        figures = asyncio.run(drive(host, args, process.pid if process else None))
+    finally:
+        if process is not None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    rtt = figures["rtt_ms"]
+    print(f"server: one `ginrummy serve` process, SQLite (WAL, synchronous={args.sync}), robots `{args.level}`, "
+          f"robot delay 0, client think time {args.think:g} s, compression {figures['compression']}")
+    print(f"matches: {figures['finished']}/{figures['matches']} finished in {figures['seconds']} s "
+          f"({figures['errors']} client errors; set-up {figures['setup_seconds']} s)")
+    print(f"actions: {figures['client_actions']} by clients, {figures['all_actions']} in all (robots included)")
+    print(f"throughput: {figures['client_actions_per_s']} client actions/s, "
+          f"{figures['all_actions_per_s']} accepted actions/s in all")
+    print(f"round trip (action sent -> state reflecting it received): p50 {rtt['p50']} ms, "
+          f"p90 {rtt['p90']} ms, p99 {rtt['p99']} ms, max {rtt['max']} ms")
+    print(f"CPU: server {figures['server_cpu_percent']} % of one core, clients {figures['client_cpu_percent']} %; "
+          f"store: {figures['store']}")
+    if figures["first_error"]:
+        print(f"first client error: {figures['first_error']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

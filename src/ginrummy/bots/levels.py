@@ -1,0 +1,361 @@
+"""The four heuristic levels people choose from: `novice`, `casual`, `skilled`, `advanced`.
+
+Each level is its own strategy, and each adds what a stronger human player knows:
+
+- `novice` plays sensibly but naively: it takes the upcard only to finish a meld, throws
+  the card with the fewest partners without counting points (so it keeps high cards
+  too long), never looks at the opponent, and waits for a small deadwood before knocking.
+- `casual` is a deadwood minimiser: it throws the card that leaves the least deadwood,
+  breaking ties by simple meld potential (keep pairs and suited neighbours), takes the
+  upcard only to finish a meld, and knocks at the first chance.
+- `skilled` adds card tracking: a two-card draw is worth what its live outs (not in the
+  discard pile, not in the opponent's hand) are likely to bring, so it trades a little
+  deadwood for good draws; it avoids throwing cards that meld with what the opponent
+  picked up; and it knows late knocks get undercut: it knocks at once during its first
+  three turns, then only with less and less deadwood (8, 6, 4, then 2).
+- `advanced` infers the opponent's hand from what it took, refused and threw, and
+  prices each discard by the chance it completes an opponent meld; compares taking a
+  non-meld upcard with the expected result of a stock draw; judges knocking against
+  playing on: it knocks freely during its first four turns, after that it plays for Gin
+  (undercutting players who knock late), unless the earlier showdowns show an opponent
+  that waits for Gin too, when it knocks with two deadwood or less; and it knocks with
+  the card that leaves the least deadwood plus expected layoffs.
+
+All levels see only their view; every decision returns a `Decision` (action and a
+short reason) so `suggest` can explain it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..rules import Action, BigGin, Discard, Knock, View
+from ..rules.actions import DRAW_DISCARD, DRAW_STOCK, PASS
+from ..rules.cards import CARD_POINTS, CARDS
+from ..rules.melds import _min_deadwood_mask
+from .base import register_player
+from .knowledge import (
+    FULL,
+    RANK_MASK,
+    RANK_OF,
+    SUIT_BITS,
+    Knowledge,
+    OpponentStyle,
+    bit_indices,
+    deadwood_cards,
+    discard_danger,
+    expected_deadwood,
+    expected_deadwood_after_draw,
+    expected_opponent_deadwood,
+    forms_meld,
+    layoff_exposure,
+    mask_points,
+    opponent_probabilities,
+    partial_melds,
+    stock_weights,
+    track,
+)
+
+__all__ = ["AdvancedPlayer", "CasualPlayer", "Decision", "LevelPlayer", "NovicePlayer", "SkilledPlayer"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """An action with the short human reason for it."""
+
+    action: Action
+    reason: str
+
+
+def pretty(card: int) -> str:
+    """A card as printed: ``7♥``."""
+    return CARDS[card].pretty
+
+
+def _discard_action(card: int, knock: bool) -> Action:
+    return Knock(CARDS[card]) if knock else Discard(CARDS[card])
+
+
+class LevelPlayer:
+    """Shared plumbing: seed, time budget, and the phase dispatch of `act`."""
+
+    name = "level"
+
+    def __init__(self, *, seed: int | None = None, time_budget: float | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.time_budget = time_budget
+
+    def act(self, view: View) -> Action:
+        return self.decide(view).action
+
+    def observe(self, view: View) -> None:
+        return None
+
+    def decide(self, view: View) -> Decision:
+        """The action for `view` and why."""
+        legal = view.legal
+        if not legal:
+            raise ValueError("this view has no legal action: it is not this seat's turn")
+        if view.phase in ("offer", "draw"):
+            return self.draw(view)
+        for action in legal:
+            if isinstance(action, BigGin):
+                return Decision(action, "Big Gin: all eleven cards are melded")
+        return self.discard(view)
+
+    # Levels override these two.
+    def draw(self, view: View) -> Decision:
+        raise NotImplementedError
+
+    def discard(self, view: View) -> Decision:
+        raise NotImplementedError
+
+    @staticmethod
+    def _refuse(view: View, why: str) -> Decision:
+        if view.phase == "offer":
+            return Decision(PASS, why)
+        return Decision(DRAW_STOCK, why)
+
+    @staticmethod
+    def _knock_options(view: View) -> dict[int, int]:
+        """Card index -> deadwood left, for every legal knock."""
+        hand = view.hand.mask
+        return {
+            a.card.index: _min_deadwood_mask(hand & ~(1 << a.card.index))
+            for a in view.legal
+            if isinstance(a, Knock)
+        }
+
+    @staticmethod
+    def _discardable(view: View) -> list[int]:
+        return [a.card.index for a in view.legal if isinstance(a, Discard)]
+
+
+def _upcard(view: View) -> int:
+    if DRAW_DISCARD not in view.legal or not view.discard_pile:
+        return -1
+    return view.discard_pile[-1].index
+
+
+def _connections(card: int, hand: int) -> int:
+    """How many cards of `hand` could share a meld with `card` (same rank, or suited within two)."""
+    rank = RANK_OF[card]
+    n = (hand & RANK_MASK[rank] & ~(1 << card)).bit_count()
+    base = card - rank
+    pattern = (hand >> base) & SUIT_BITS
+    for r in (rank - 2, rank - 1, rank + 1, rank + 2):
+        if 0 <= r < 13 and pattern >> r & 1:
+            n += 1
+    return n
+
+
+# -- novice ------------------------------------------------------------------------
+
+
+class NovicePlayer(LevelPlayer):
+    """Sensible but naive: melds first, points ignored, knocks only with little deadwood."""
+
+    name = "novice"
+    knock_at = 5  # waits for this little deadwood, whatever the stock says
+
+    def draw(self, view: View) -> Decision:
+        up = _upcard(view)
+        hand = view.hand.mask
+        if up >= 0 and forms_meld(up, hand):
+            return Decision(DRAW_DISCARD, f"take {pretty(up)}: it makes a meld")
+        return self._refuse(view, "nothing to make with the upcard; draw from the stock")
+
+    def discard(self, view: View) -> Decision:
+        hand = view.hand.mask
+        knocks = self._knock_options(view)
+        if knocks:
+            best = min(knocks.values())
+            if best <= self.knock_at:
+                card = min((c for c, d in knocks.items() if d == best), key=lambda c: CARD_POINTS[c])
+                what = "Gin" if best == 0 else f"knock with {best} deadwood"
+                return Decision(Knock(CARDS[card]), f"{what}")
+        options = self._discardable(view)
+        dead = deadwood_cards(hand)
+        loose = [c for c in options if dead >> c & 1] or options
+        # Fewest partners goes; points are not counted, so a lone king stays as long as a lone ace.
+        fewest = min(_connections(c, hand) for c in loose)
+        choices = [c for c in loose if _connections(c, hand) == fewest]
+        card = choices[0] if len(choices) == 1 else self.rng.choice(choices)
+        return Decision(Discard(CARDS[card]), f"{pretty(card)} does not go with anything")
+
+
+# -- casual ------------------------------------------------------------------------
+
+
+class CasualPlayer(LevelPlayer):
+    """A deadwood minimiser with simple meld potential; knocks at the first chance."""
+
+    name = "casual"
+
+    def draw(self, view: View) -> Decision:
+        up = _upcard(view)
+        if up >= 0 and forms_meld(up, view.hand.mask):
+            return Decision(DRAW_DISCARD, f"take {pretty(up)}: it makes a meld")
+        return self._refuse(view, "the upcard makes no meld; draw from the stock")
+
+    def discard(self, view: View) -> Decision:
+        hand = view.hand.mask
+        knocks = self._knock_options(view)
+        if knocks:
+            best = min(knocks.values())
+            card = max((c for c, d in knocks.items() if d == best), key=lambda c: CARD_POINTS[c])
+            what = "Gin" if best == 0 else f"knock with {best} deadwood at the first chance"
+            return Decision(Knock(CARDS[card]), what)
+        best_key: tuple[int, int, int] | None = None
+        best_card = -1
+        for c in self._discardable(view):
+            rest = hand & ~(1 << c)
+            dead = deadwood_cards(rest)
+            # Least deadwood first; then keep the most two-card draws; then throw the higher card.
+            key = (-mask_points(dead), len(partial_melds(dead, FULL)), CARD_POINTS[c])
+            if best_key is None or key > best_key:
+                best_key, best_card = key, c
+        return Decision(Discard(CARDS[best_card]), f"{pretty(best_card)} leaves the least deadwood")
+
+
+# -- skilled -----------------------------------------------------------------------
+
+
+class SkilledPlayer(LevelPlayer):
+    """Card tracking: live draws, safer discards, and knocks that get stricter as the hand goes on."""
+
+    name = "skilled"
+    horizon = 4.0  # draws a two-card draw has to find its out
+    danger_weight = 3.0  # deadwood points per unit chance that a discard melds for the opponent
+    early_turns = 3  # knock with any legal deadwood during this many own draws
+    knock_step = 2  # then the allowed deadwood drops by this much per draw ...
+    knock_floor = 2  # ... down to this
+
+    def probabilities(self, k: Knowledge) -> list[float]:
+        """Where the unseen cards are: card tracking only, no reading of the opponent."""
+        return opponent_probabilities(k, inference=False)
+
+    def draw(self, view: View) -> Decision:
+        up = _upcard(view)
+        if up >= 0 and forms_meld(up, view.hand.mask):
+            return Decision(DRAW_DISCARD, f"take {pretty(up)}: it makes a meld")
+        return self._refuse(view, "the upcard makes no meld; draw from the stock")
+
+    def knock_allowance(self, k: Knowledge) -> int:
+        """The most deadwood this player knocks with now."""
+        late = k.my_draws - self.early_turns
+        if late <= 0:
+            return k.knock_limit
+        return max(self.knock_floor, k.knock_limit - self.knock_step * late)
+
+    def knock_card(self, hand: int, knocks: dict[int, int], probs: list[float]) -> int:
+        best = min(knocks.values())
+        return min((c for c, d in knocks.items() if d == best),
+                   key=lambda c: layoff_exposure(hand & ~(1 << c), probs))
+
+    def judge_knock(self, view: View, k: Knowledge, probs: list[float], knocks: dict[int, int]) -> Decision | None:
+        hand = view.hand.mask
+        card = self.knock_card(hand, knocks, probs)
+        dw = knocks[card]
+        if dw == 0:
+            return Decision(Knock(CARDS[card]), "Gin")
+        allowed = self.knock_allowance(k)
+        if dw <= allowed:
+            return Decision(Knock(CARDS[card]), f"knock with {dw} deadwood (allowed {allowed} at this point)")
+        return None
+
+    def score_discard(self, hand: int, card: int, k: Knowledge, probs: list[float]) -> float:
+        rest = hand & ~(1 << card)
+        return -expected_deadwood(rest, k, probs, self.horizon) - self.danger_weight * discard_danger(card, probs)
+
+    def discard(self, view: View) -> Decision:
+        hand = view.hand.mask
+        k = track(view)
+        probs = self.probabilities(k)
+        knocks = self._knock_options(view)
+        if knocks:
+            decision = self.judge_knock(view, k, probs, knocks)
+            if decision is not None:
+                return decision
+        best_score = -1e9
+        best_card = -1
+        for c in self._discardable(view):
+            score = self.score_discard(hand, c, k, probs)
+            if score > best_score + 1e-9 or (abs(score - best_score) <= 1e-9 and CARD_POINTS[c] > CARD_POINTS[best_card]):
+                best_score, best_card = score, c
+        danger = discard_danger(best_card, probs)
+        why = f"{pretty(best_card)}: the least deadwood once live draws are counted"
+        why += f", {round(100 * danger)}% it helps the opponent"
+        if knocks:
+            why = f"play on rather than knock with {min(knocks.values())}; " + why
+        return Decision(Discard(CARDS[best_card]), why)
+
+
+# -- advanced ----------------------------------------------------------------------
+
+
+class AdvancedPlayer(SkilledPlayer):
+    """Opponent inference, one-step upcard lookahead, and knock-or-play-for-Gin judgement."""
+
+    name = "advanced"
+    danger_weight = 6.0
+    early_turns = 4
+    gin_race_knock = 2  # deadwood it knocks with late against an opponent that waits for Gin
+
+    def __init__(self, *, seed: int | None = None, time_budget: float | None = None) -> None:
+        super().__init__(seed=seed, time_budget=time_budget)
+        self.style = OpponentStyle()
+
+    def observe(self, view: View) -> None:
+        self.style.observe(view)
+
+    def probabilities(self, k: Knowledge) -> list[float]:
+        return opponent_probabilities(k, inference=True)
+
+    def draw(self, view: View) -> Decision:
+        up = _upcard(view)
+        hand = view.hand.mask
+        if up < 0:
+            return self._refuse(view, "draw from the stock")
+        if forms_meld(up, hand):
+            return Decision(DRAW_DISCARD, f"take {pretty(up)}: it makes a meld")
+        now = _min_deadwood_mask(hand)
+        with_up = hand | 1 << up
+        after = min(_min_deadwood_mask(with_up & ~(1 << c)) for c in bit_indices(hand))
+        if after >= now or (self.time_budget is not None and self.time_budget < 0.002):
+            return self._refuse(view, f"{pretty(up)} does not lower the deadwood; draw from the stock")
+        k = track(view)
+        expected = expected_deadwood_after_draw(hand, stock_weights(k, self.probabilities(k)))
+        if after < expected:
+            return Decision(DRAW_DISCARD, f"take {pretty(up)}: deadwood {after}, a stock card averages {expected:.1f}")
+        return self._refuse(view, f"a stock card averages {expected:.1f} deadwood, {pretty(up)} gives {after}")
+
+    def knock_allowance(self, k: Knowledge) -> int:
+        if k.my_draws <= self.early_turns:
+            return k.knock_limit
+        return self.gin_race_knock if self.style.waits_for_gin else 0
+
+    def knock_card(self, hand: int, knocks: dict[int, int], probs: list[float]) -> int:
+        # Deadwood plus the points the opponent is expected to lay off: blocks layoffs.
+        best = min(knocks.values())
+        return min((c for c, d in knocks.items() if d <= best + 1),
+                   key=lambda c: knocks[c] + layoff_exposure(hand & ~(1 << c), probs))
+
+    def judge_knock(self, view: View, k: Knowledge, probs: list[float], knocks: dict[int, int]) -> Decision | None:
+        hand = view.hand.mask
+        card = self.knock_card(hand, knocks, probs)
+        dw = knocks[card]
+        if 0 in knocks.values():
+            gin = min(c for c, d in knocks.items() if d == 0)
+            return Decision(Knock(CARDS[gin]), "Gin")
+        if dw <= self.knock_allowance(k):
+            est = expected_opponent_deadwood(k)
+            return Decision(Knock(CARDS[card]), f"knock: {dw} deadwood, opponent likely near {round(est)}")
+        return None
+
+
+register_player("novice", NovicePlayer)
+register_player("casual", CasualPlayer)
+register_player("skilled", SkilledPlayer)
+register_player("advanced", AdvancedPlayer)

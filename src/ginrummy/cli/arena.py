@@ -1,0 +1,198 @@
+"""The `arena` subcommand: matches between players, with live progress and a results table."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..bots.arena import (
+    ENGINE_PREFIX,
+    ArenaSummary,
+    MatchStats,
+    PlayerSpec,
+    run_arena,
+    wilson_interval,
+)
+from . import app
+
+
+def _fail(message: str) -> typer.Exit:
+    Console(stderr=True).print(f"[red]error:[/red] {message}")
+    return typer.Exit(2)
+
+
+@app.command()
+def arena(
+    players: list[str] = typer.Argument(
+        None, help="Two players (or several with --round-robin): level names, baseline, random, engine:COMMAND."
+    ),
+    matches: int = typer.Option(100, "--matches", "-n", help="Matches per pairing."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
+    seed: int = typer.Option(0, "--seed", help="Match i is dealt from seed S+i."),
+    rules: str = typer.Option("classic", "--rules", help="Rules preset: classic, hoyle, oklahoma, big_gin."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object and nothing else on stdout."),
+    round_robin: bool = typer.Option(False, "--round-robin", help="Every pair of the players plays; print a cross table."),
+    engine: list[str] = typer.Option(
+        None, "--engine", help="Seat an outside program speaking PROTOCOL.md (repeatable): \"COMMAND ARGS\"."
+    ),
+    time_limit: float = typer.Option(10.0, "--time-limit", help="Seconds per move for outside engines."),
+    time_budget: float | None = typer.Option(None, "--time-budget", help="Seconds per decision for our players."),
+) -> None:
+    """Play matches between players and report win rates with 95% intervals.
+
+    Seats alternate match by match and seeds are fixed, so a run can be repeated exactly.
+    """
+    from ..bots import available_players
+    from ..rules import PRESETS
+
+    names = list(players or []) + [ENGINE_PREFIX + cmd for cmd in (engine or [])]
+    if matches < 1:
+        raise _fail(f"--matches must be at least 1, got {matches}")
+    if workers < 1:
+        raise _fail(f"--workers must be at least 1, got {workers}")
+    if time_limit <= 0:
+        raise _fail(f"--time-limit must be positive, got {time_limit}")
+    if rules not in PRESETS:
+        raise _fail(f"unknown rules preset {rules!r}; choose one of {', '.join(sorted(PRESETS))}")
+    known = set(available_players())
+    for name in names:
+        if name.startswith(ENGINE_PREFIX):
+            if not name[len(ENGINE_PREFIX):].strip():
+                raise _fail("an engine needs a command, e.g. --engine \"ginrummy engine --bot casual\"")
+        elif name not in known:
+            raise _fail(f"unknown player {name!r}; choose from {', '.join(sorted(known))} or engine:COMMAND")
+    if round_robin:
+        if len(names) < 2:
+            raise _fail("--round-robin needs at least two players")
+        if len(set(names)) != len(names):
+            raise _fail("--round-robin players must be distinct")
+    elif len(names) != 2:
+        raise _fail(f"give exactly two players (got {len(names)}), or use --round-robin")
+    specs = [PlayerSpec(n, time_budget=time_budget, time_limit=time_limit) for n in names]
+    pairs = [(a, b) for i, a in enumerate(specs) for b in specs[i + 1:]] if round_robin else [(specs[0], specs[1])]
+    # With --json, stdout carries the JSON object only; progress goes to stderr when it is a terminal.
+    console = Console(stderr=as_json)
+    show_progress = console.is_terminal or not as_json
+    results: list[ArenaSummary] = []
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not show_progress,
+        transient=as_json,
+    ) as progress:
+        for a, b in pairs:
+            task = progress.add_task(f"{a.label} vs {b.label}", total=matches, rate="")
+
+            def update(stats: MatchStats, summary: ArenaSummary, task: Any = task) -> None:
+                lo, hi = wilson_interval(summary.a_wins + 0.5 * summary.draws, summary.matches)
+                progress.update(
+                    task,
+                    completed=summary.matches,
+                    rate=f"win rate {summary.win_rate:.3f} [{lo:.3f}, {hi:.3f}]",
+                )
+
+            try:
+                results.append(
+                    run_arena(a, b, matches=matches, workers=workers, seed=seed, rules=rules, on_match=update)
+                )
+            except ValueError as exc:
+                raise _fail(str(exc)) from None
+    if as_json:
+        if round_robin:
+            out: dict[str, Any] = {
+                "round_robin": [s.label for s in specs],
+                "matches": matches,
+                "seed": seed,
+                "rules": rules,
+                "table": _cross(specs, results),
+                "pairs": [r.to_json() for r in results],
+            }
+        else:
+            out = results[0].to_json()
+        sys.stdout.write(json.dumps(out) + "\n")
+        return
+    for summary in results:
+        console.print(_summary_table(summary))
+        _print_forfeits(console, summary)
+    if round_robin:
+        console.print(_cross_table(specs, results))
+
+
+def _cross(specs: list[PlayerSpec], results: list[ArenaSummary]) -> dict[str, dict[str, float | None]]:
+    """Win rate of each row player against each column player."""
+    table: dict[str, dict[str, float | None]] = {s.label: {} for s in specs}
+    for r in results:
+        table[r.a][r.b] = round(r.win_rate, 4)
+        table[r.b][r.a] = round(1 - r.win_rate, 4)
+    for s in specs:
+        table[s.label][s.label] = None
+    return table
+
+
+def _cross_table(specs: list[PlayerSpec], results: list[ArenaSummary]) -> Table:
+    cross = _cross(specs, results)
+    table = Table(title="Round robin: match win rate of row against column")
+    table.add_column("")
+    for s in specs:
+        table.add_column(s.label, justify="right")
+    table.add_column("mean", justify="right")
+    for s in specs:
+        row = cross[s.label]
+        rates = [v for v in row.values() if v is not None]
+        cells = ["-" if row[o.label] is None else f"{row[o.label]:.3f}" for o in specs]
+        table.add_row(s.label, *cells, f"{sum(rates) / len(rates):.3f}" if rates else "-")
+    return table
+
+
+def _summary_table(summary: ArenaSummary) -> Table:
+    data = summary.to_json()
+    lo, hi = data["ci95"]
+    table = Table(
+        title=(
+            f"{summary.a} vs {summary.b}: {summary.matches} matches, rules {summary.rules}, "
+            f"seeds {summary.seed}..{summary.seed + summary.matches - 1}"
+        )
+    )
+    table.add_column("")
+    table.add_column(summary.a, justify="right")
+    table.add_column(summary.b, justify="right")
+    sa, sb = data["stats_a"], data["stats_b"]
+    table.add_row(
+        "match wins (95% CI)",
+        f"{summary.a_wins} = {data['win_rate']:.1%} [{lo:.1%}, {hi:.1%}]",
+        f"{summary.b_wins}",
+    )
+    table.add_row("hands won", str(sa["hands_won"]), str(sb["hands_won"]))
+    table.add_row("points per hand", f"{sa['points_per_hand']:.2f}", f"{sb['points_per_hand']:.2f}")
+    table.add_row("Gin % of decided hands", f"{sa['gin_pct']:.1f}", f"{sb['gin_pct']:.1f}")
+    table.add_row("undercut % of decided hands", f"{sa['undercut_pct']:.1f}", f"{sb['undercut_pct']:.1f}")
+    table.add_row("knocks (Gin included)", str(sa["knocks"]), str(sb["knocks"]))
+    table.add_row("decision ms p50 / p95", f"{sa['decision_ms_p50']:.3f} / {sa['decision_ms_p95']:.3f}",
+                  f"{sb['decision_ms_p50']:.3f} / {sb['decision_ms_p95']:.3f}")
+    if data["forfeits"]:
+        table.add_row("forfeits", str(sa["forfeits"]), str(sb["forfeits"]))
+    table.caption = (
+        f"hands {data['hands']} (void {data['void_hands']}), average hand {data['avg_hand_turns']:.1f} turns, "
+        f"Elo difference {data['elo_diff']:+.0f}, {data['matches_per_second'] or 0:.1f} matches/s"
+    )
+    return table
+
+
+def _print_forfeits(console: Console, summary: ArenaSummary) -> None:
+    if not any(summary.forfeits):
+        return
+    console.print(
+        f"[yellow]forfeits:[/yellow] {summary.a} {summary.forfeits[0]}, {summary.b} {summary.forfeits[1]}"
+    )
+    for reason in summary.forfeit_reasons[:5]:
+        console.print(f"  {reason}")

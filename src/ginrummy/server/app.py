@@ -1,0 +1,249 @@
+"""The ASGI app factory: HTTP API, pages, static files and the match WebSocket, with a lifespan."""
+
+from __future__ import annotations
+
+import gc
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..service import GameService, GuestRow, ServiceConfig, ServiceError, Store
+from ..storage import SqlStore
+from .settings import Settings
+from .ws import match_socket
+
+__all__ = ["COOKIE", "create_app"]
+
+log = logging.getLogger("ginrummy.server")
+
+COOKIE = "gr_guest"
+COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
+
+PAGES = {
+    "/": "index.html",
+    "/r/{code}": "room.html",
+    "/m/{match_id}": "table.html",
+    "/matches": "matches.html",
+    "/replay/{match_id}": "replay.html",
+}
+
+
+class _SecurityHeaders:
+    """Plain ASGI middleware (cheaper than BaseHTTPMiddleware): safe defaults on every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        api = scope["path"].startswith("/api/")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers.setdefault("X-Content-Type-Options", "nosniff")
+                headers.setdefault("Referrer-Policy", "same-origin")
+                if api:
+                    headers.setdefault("Cache-Control", "no-store")
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    if len(raw) > 16_384:
+        raise ServiceError("request body is too large (16 KiB at most)")
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise ServiceError("request body must be JSON") from None
+    if not isinstance(data, dict):
+        raise ServiceError("request body must be a JSON object")
+    return data
+
+
+def create_app(settings: Settings | None = None, *, store: Store | None = None) -> FastAPI:
+    """The app. `store` replaces the SQL store built from `settings.database_url` (tests)."""
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        the_store = store or SqlStore(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+        service = GameService(
+            the_store,
+            ServiceConfig(
+                robot_delay=settings.robot_delay,
+                grace_seconds=settings.grace_seconds,
+                default_turn_seconds=settings.turn_seconds,
+                robot_time_budget=settings.robot_time_budget,
+            ),
+            secret=settings.secret,
+        )
+        await service.start()
+        app.state.service = service
+        if settings.tune_gc:
+            # Everything loaded so far (modules, rebuilt matches) lives as long as the server: keep
+            # it out of the collector's passes. Cyclic garbage dies young and the young generations
+            # catch it; full passes over every live match would pause the event loop for 100+ ms,
+            # so they are made rare. (Process-wide, so only the `serve` command asks for it.)
+            gc.collect()
+            gc.freeze()
+            gc.set_threshold(700, 10, 1000)
+        try:
+            yield
+        finally:
+            await service.close()
+
+    app = FastAPI(title="ginrummy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.settings = settings
+
+    # -- errors ------------------------------------------------------------------
+
+    def _with_cookie(request: Request, response: Response) -> Response:
+        cookie = getattr(request.state, "new_cookie", None)
+        if cookie is not None:
+            _set_cookie(response, cookie)
+        return response
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(request: Request, exc: ServiceError) -> Response:
+        return _with_cookie(request, _error(exc.status, exc.code, exc.message))
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, exc: RequestValidationError) -> Response:
+        return _error(400, "bad_request", "bad request: " + "; ".join(str(e.get("msg")) for e in exc.errors()))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if request.url.path.startswith("/api/"):
+            code = {404: "not_found", 405: "bad_request"}.get(exc.status_code, "bad_request")
+            return _error(exc.status_code, code, str(exc.detail))
+        return PlainTextResponse(str(exc.detail), status_code=exc.status_code)
+
+    def _set_cookie(response: Response, value: str) -> None:
+        response.set_cookie(
+            COOKIE, value, max_age=COOKIE_MAX_AGE, httponly=True, samesite="lax",
+            secure=settings.cookie_secure, path="/",
+        )
+
+    def _service(request: Request) -> GameService:
+        service: GameService = request.app.state.service
+        return service
+
+    async def _guest(request: Request, response: Response) -> GuestRow:
+        """The caller's guest; a missing, forged or unknown cookie gets a new guest and cookie."""
+        service = _service(request)
+        guest = await service.guest(service.guest_of_cookie(request.cookies.get(COOKIE)))
+        if guest is None:
+            guest = await service.new_guest()
+            cookie = service.cookie_for(guest.id)
+            request.state.new_cookie = cookie
+            _set_cookie(response, cookie)
+        return guest
+
+    # -- HTTP API ----------------------------------------------------------------
+
+    @app.get("/api/me")
+    async def get_me(request: Request, response: Response) -> dict[str, Any]:
+        guest = await _guest(request, response)
+        return {"id": guest.id, "name": guest.name}
+
+    @app.post("/api/me")
+    async def post_me(request: Request, response: Response) -> dict[str, Any]:
+        guest = await _guest(request, response)
+        body = await _json_body(request)
+        if "name" not in body:
+            raise ServiceError("send {\"name\": \"...\"}")
+        guest = await _service(request).rename(guest, body["name"])
+        return {"id": guest.id, "name": guest.name}
+
+    @app.post("/api/matches")
+    async def post_matches(request: Request, response: Response) -> dict[str, Any]:
+        guest = await _guest(request, response)
+        body = await _json_body(request)
+        match_id = await _service(request).create_robot_match(guest, body.get("level"), body.get("rules"))
+        return {"match_id": match_id, "url": f"/m/{match_id}"}
+
+    @app.get("/api/matches")
+    async def get_matches(request: Request, response: Response) -> dict[str, Any]:
+        guest = await _guest(request, response)
+        return {"matches": await _service(request).my_matches(guest)}
+
+    @app.post("/api/rooms")
+    async def post_rooms(request: Request, response: Response) -> dict[str, Any]:
+        guest = await _guest(request, response)
+        body = await _json_body(request)
+        code, match_id = await _service(request).create_room(
+            guest, body.get("rules"), body.get("turn_seconds", ...)
+        )
+        return {"code": code, "url": f"/r/{code}", "match_id": match_id}
+
+    @app.post("/api/rooms/{code}/join")
+    async def join_room(code: str, request: Request, response: Response) -> dict[str, Any]:
+        guest = await _guest(request, response)
+        match_id = await _service(request).join_room(guest, code)
+        return {"match_id": match_id, "url": f"/m/{match_id}"}
+
+    @app.get("/api/matches/{match_id}/replay")
+    async def get_replay(match_id: str, request: Request) -> dict[str, Any]:
+        return await _service(request).replay(match_id)
+
+    @app.post("/api/matches/{match_id}/rematch")
+    async def post_rematch(match_id: str, request: Request, response: Response) -> dict[str, Any]:
+        guest = await _guest(request, response)
+        rematch_id = await _service(request).rematch(guest, match_id)
+        return {"match_id": rematch_id, "url": f"/m/{rematch_id}"}
+
+    @app.get("/api/health")
+    async def health(request: Request) -> dict[str, Any]:
+        service = _service(request)
+        figures: dict[str, Any] = {"ok": True, "live_matches": len(service.live)}
+        store = service.store
+        if isinstance(store, SqlStore):
+            # Group commit at work: transactions committed vs writes and reads they carried.
+            figures["store"] = {"commits": store.commits, "jobs": store.jobs}
+        return figures
+
+    # -- WebSocket ---------------------------------------------------------------
+
+    app.add_api_websocket_route("/ws/{match_id}", match_socket)
+
+    # -- pages and static files ----------------------------------------------------
+
+    static_dir: Path = settings.static_dir
+
+    def _page(filename: str) -> Any:
+        async def page() -> Response:
+            path = static_dir / filename
+            if not path.is_file():
+                return PlainTextResponse(f"{filename} is missing from the static files", status_code=404)
+            return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+        return page
+
+    for route, filename in PAGES.items():
+        app.add_api_route(route, _page(filename), methods=["GET"], include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
+
+    app.add_middleware(_SecurityHeaders)
+    return app

@@ -1,0 +1,118 @@
+"""Server settings, read from the environment.
+
+Environment variables (all optional):
+
+- ``DATABASE_URL``: SQLAlchemy URL of the database. ``postgresql://user:pw@host/db`` (or
+  ``postgresql+psycopg://...``) uses PostgreSQL through psycopg 3. Unset: an SQLite file
+  ``ginrummy.sqlite3`` in ``GINRUMMY_DATA_DIR``.
+- ``GINRUMMY_DATA_DIR``: directory of the default SQLite file (default: the current directory).
+- ``GINRUMMY_SECRET``: key that signs guest cookies (HMAC-SHA256). Unset: a random secret is
+  generated once and kept in the database, so cookies survive restarts.
+- ``GINRUMMY_ROBOT_DELAY``: seconds a robot waits before each move, so people can follow
+  (default 0.6; tests and benchmarks use 0).
+- ``GINRUMMY_ROBOT_BUDGET``: most seconds a robot may think per decision (default: the player's own).
+- ``GINRUMMY_TURN_SECONDS``: default turn clock of private rooms, seconds per decision (default 60;
+  0 = no clock). A room may choose its own; matches against robots have none.
+- ``GINRUMMY_GRACE_SECONDS``: how long a disconnected person keeps the seat before a robot
+  (``casual``) plays its moves until it comes back (default 30).
+- ``GINRUMMY_RATE_LIMIT``: WebSocket messages per second and burst per connection, ``RATE/BURST``
+  (default ``20/40``).
+- ``GINRUMMY_MAX_MESSAGE``: largest WebSocket message accepted, in bytes (default 4096).
+- ``GINRUMMY_SQLITE_SYNC``: SQLite ``synchronous`` mode: ``NORMAL`` (default; every committed
+  action survives the process being killed) or ``FULL`` (also survives power loss; slower).
+- ``GINRUMMY_COOKIE_SECURE``: ``1`` to mark the guest cookie Secure (behind HTTPS).
+- ``GINRUMMY_ALLOWED_ORIGINS``: comma-separated origins (``https://cards.example``) whose pages may
+  open the match WebSocket. Unset: only pages of the host the socket was opened on (behind a proxy
+  that rewrites the Host header, list the public origin here).
+- ``GINRUMMY_LOG_LEVEL``: ``debug``, ``info`` (default), ``warning``...
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Settings", "SettingsError"]
+
+
+class SettingsError(ValueError):
+    """An environment variable with a value the server cannot use."""
+
+
+def _float(env: Mapping[str, str], name: str, default: float, minimum: float = 0.0) -> float:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, got {text!r}") from None
+    if value < minimum or value != value:
+        raise SettingsError(f"{name} must be at least {minimum}, got {text!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the app factory needs; `Settings.from_env()` reads the variables above."""
+
+    database_url: str = "sqlite:///ginrummy.sqlite3"
+    secret: str | None = None
+    robot_delay: float = 0.6
+    robot_time_budget: float | None = None
+    turn_seconds: int | None = 60
+    grace_seconds: float = 30.0
+    rate_per_second: float = 20.0
+    rate_burst: int = 40
+    max_message: int = 4096
+    sqlite_synchronous: str = "NORMAL"
+    cookie_secure: bool = False
+    allowed_origins: tuple[str, ...] = ()
+    log_level: str = "info"
+    tune_gc: bool = False  # freeze start-up objects, rare full collections (set by `ginrummy serve`)
+    static_dir: Path = field(default_factory=lambda: Path(__file__).resolve().parent / "static")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        env = os.environ if env is None else env
+        url = env.get("DATABASE_URL", "").strip()
+        if not url:
+            data_dir = Path(env.get("GINRUMMY_DATA_DIR", "").strip() or ".")
+            data_dir.mkdir(parents=True, exist_ok=True)
+            url = f"sqlite:///{(data_dir / 'ginrummy.sqlite3').resolve()}"
+        turn = _float(env, "GINRUMMY_TURN_SECONDS", 60)
+        if turn and not 10 <= turn <= 3600:
+            raise SettingsError(f"GINRUMMY_TURN_SECONDS must be 0 or 10..3600, got {turn:g}")
+        rate_text = env.get("GINRUMMY_RATE_LIMIT", "").strip() or "20/40"
+        try:
+            rate_s, _, burst_s = rate_text.partition("/")
+            rate = float(rate_s)
+            burst = int(burst_s) if burst_s else max(1, int(rate * 2))
+        except ValueError:
+            raise SettingsError(f"GINRUMMY_RATE_LIMIT must look like 20/40 (per second/burst), got {rate_text!r}") from None
+        if rate <= 0 or burst < 1:
+            raise SettingsError(f"GINRUMMY_RATE_LIMIT must be positive, got {rate_text!r}")
+        budget = env.get("GINRUMMY_ROBOT_BUDGET", "").strip()
+        max_message = int(_float(env, "GINRUMMY_MAX_MESSAGE", 4096, minimum=256))
+        sync = env.get("GINRUMMY_SQLITE_SYNC", "").strip().upper() or "NORMAL"
+        if sync not in ("NORMAL", "FULL", "EXTRA"):
+            raise SettingsError(f"GINRUMMY_SQLITE_SYNC must be NORMAL, FULL or EXTRA, got {sync!r}")
+        return cls(
+            database_url=url,
+            secret=env.get("GINRUMMY_SECRET", "").strip() or None,
+            robot_delay=_float(env, "GINRUMMY_ROBOT_DELAY", 0.6),
+            robot_time_budget=_float(env, "GINRUMMY_ROBOT_BUDGET", 0.0) if budget else None,
+            turn_seconds=int(turn) or None,
+            grace_seconds=_float(env, "GINRUMMY_GRACE_SECONDS", 30.0),
+            rate_per_second=rate,
+            rate_burst=burst,
+            max_message=max_message,
+            sqlite_synchronous=sync,
+            cookie_secure=env.get("GINRUMMY_COOKIE_SECURE", "").strip().lower() in ("1", "true", "yes"),
+            allowed_origins=tuple(
+                o.strip().rstrip("/").lower() for o in env.get("GINRUMMY_ALLOWED_ORIGINS", "").split(",") if o.strip()
+            ),
+            log_level=env.get("GINRUMMY_LOG_LEVEL", "").strip().lower() or "info",
+        )

@@ -1,0 +1,57 @@
+// HTTP calls to the server's JSON API, with errors turned into readable exceptions.
+import { hasText, t } from "./i18n.js";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * JSON.parse that keeps deal seeds exact: seeds are 64-bit integers, which a JavaScript
+ * number would round, and the commitment is the SHA-256 of the seed's decimal text.
+ */
+export function parseJson(text) {
+  return JSON.parse(text.replace(/("seed"\s*:\s*)(-?\d+)/g, '$1"$2"'));
+}
+
+/** Call the API; resolve to the parsed body, or throw ApiError with the server's message. */
+export async function api(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, "network", t("error.network"));
+  }
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? parseJson(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    const code = error.code || `http_${response.status}`;
+    throw new ApiError(response.status, code, error.message || response.statusText || code);
+  }
+  return data;
+}
+
+/** A message for an ApiError in the page's language, with the server's own words after it. */
+export function describeError(error) {
+  if (!(error instanceof ApiError)) return String(error && error.message ? error.message : error);
+  const key = `error.${error.code}`;
+  if (!hasText(key)) return error.message;
+  const local = t(key);
+  return error.message && error.message !== local && error.code !== "network"
+    ? `${local} (${error.message})`
+    : local;
+}

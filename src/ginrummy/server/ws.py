@@ -1,0 +1,181 @@
+"""The match WebSocket: authenticates the seat, relays actions to the live match, limits abuse."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketState
+
+from ..service import GameService, error_message
+
+__all__ = ["SocketConnection", "TokenBucket", "match_socket"]
+
+log = logging.getLogger("ginrummy.server")
+
+COOKIE = "gr_guest"
+OUTBOX_LIMIT = 256  # queued messages a client may fall behind before it is dropped (it reconnects)
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+
+
+class TokenBucket:
+    """`rate` messages per second on average, `burst` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class SocketConnection:
+    """A socket seen by the live match: messages are queued and written by one pump task."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        self.task = asyncio.get_running_loop().create_task(self._pump())
+
+    def send_text(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= OUTBOX_LIMIT:
+            # Too slow to keep up: drop it; the page reconnects and gets a fresh state.
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+    async def _pump(self) -> None:
+        ws = self.websocket
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is None:
+                    break
+                await ws.send_text(text)
+            if self.closed and ws.application_state == WebSocketState.CONNECTED:
+                await ws.close(code=1013, reason="too slow; reconnect")
+        except Exception:  # the client went away: the receive loop sees the disconnect
+            self.closed = True
+
+    async def close(self) -> None:
+        self.closed = True
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.task
+
+
+def _origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
+    # A page on another site must not use a visitor's cookie to play for them.
+    origin = websocket.headers.get("origin")
+    if not origin:
+        return True  # not a browser (tests, bots): the cookie alone decides
+    if allowed:
+        return origin.rstrip("/").lower() in allowed
+    host = websocket.headers.get("host", "")
+    return urlsplit(origin).netloc.lower() == host.lower()
+
+
+async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_text(error_message(code, message))
+        await websocket.close(code=close_code, reason=message[:120])
+
+
+async def match_socket(websocket: WebSocket, match_id: str) -> None:
+    """/ws/<match_id>: only the two seated players may connect; each sees only its own seat."""
+    service: GameService = websocket.app.state.service
+    settings = websocket.app.state.settings
+    await websocket.accept()
+    if not _origin_allowed(websocket, settings.allowed_origins):
+        await _refuse(websocket, "forbidden", "this page may not open a table of another site", CLOSE_FORBIDDEN)
+        return
+    guest_id = service.guest_of_cookie(websocket.cookies.get(COOKIE))
+    if guest_id is None:
+        await _refuse(websocket, "forbidden", "no valid guest identity; open the home page first", CLOSE_FORBIDDEN)
+        return
+    live = await service.get_live(match_id)
+    if live is None:
+        await _refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
+        return
+    seat = live.seat_of(guest_id)
+    if seat is None:
+        await _refuse(websocket, "forbidden", "you are not seated at this table", CLOSE_FORBIDDEN)
+        return
+    conn = SocketConnection(websocket)
+    live.connect(seat, conn)
+    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    limit = settings.max_message
+    last_rate_error = 0.0
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not bucket.take():
+                # One error per second at most: a flood must not make us flood back.
+                now = time.monotonic()
+                if now - last_rate_error >= 1.0:
+                    last_rate_error = now
+                    conn.send_text(error_message(
+                        "rate_limited", f"too many messages: at most {settings.rate_per_second:g} per second"
+                    ))
+                continue
+            text = message.get("text")
+            if text is None:
+                raw = message.get("bytes") or b""
+                if len(raw) > limit:
+                    conn.send_text(error_message("too_large", f"message too large: {limit} bytes at most"))
+                else:
+                    conn.send_text(error_message("bad_message", "send JSON text frames, not binary ones"))
+                continue
+            if len(text) > limit or len(text.encode()) > limit:
+                conn.send_text(error_message("too_large", f"message too large: {limit} bytes at most"))
+                continue
+            try:
+                reply = await _handle(live, seat, text)
+            except Exception:
+                log.exception("match %s: a message of seat %d could not be handled", match_id, seat)
+                reply = error_message("server_error", "the server failed to handle this message; nothing changed")
+            if reply is not None:
+                conn.send_text(reply)
+    except Exception:
+        log.exception("match %s: socket of seat %d failed", match_id, seat)
+    finally:
+        live.disconnect(seat, conn)
+        await conn.close()
+
+
+async def _handle(live: Any, seat: int, text: str) -> str | None:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return error_message("bad_message", "message is not valid JSON")
+    if not isinstance(data, dict):
+        return error_message("bad_message", "message must be a JSON object with a \"type\"")
+    kind = data.get("type")
+    if kind == "ping":
+        return '{"type":"pong"}'
+    if kind == "action":
+        if "action" not in data:
+            return error_message("bad_message", "an action message needs an \"action\" object")
+        refused = await live.act(seat, data["action"], data.get("version"))
+        return error_message(*refused) if refused is not None else None
+    return error_message("bad_message", f"unknown message type {kind!r}; expected \"action\" or \"ping\"")

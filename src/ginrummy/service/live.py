@@ -1,0 +1,441 @@
+"""A live match: the single writer of one match, its connections, its robots and its clocks.
+
+Every accepted action is appended to the store and committed before it is applied in memory
+and before any seat hears of it, so a crash at any moment loses nothing that was acknowledged.
+Everything sent to a seat is built from `Match.view(seat)` / `Match.hand_view(seat, n)` plus
+public metadata: no other path from the match state to the wire exists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from ..bots import Player
+from ..rules import (
+    Action,
+    ActionError,
+    IllegalActionError,
+    Match,
+    NotYourTurnError,
+    action_from_json,
+    seed_commitment,
+)
+from .ports import EventRow, MatchKind, MatchStatus, StoreError
+from .robots import robot_player
+
+if TYPE_CHECKING:
+    from .platform import GameService
+
+__all__ = ["Connection", "LiveMatch", "SeatInfo", "STANDIN_LEVEL", "SHOWDOWN_PAUSE"]
+
+log = logging.getLogger("ginrummy.service")
+
+STANDIN_LEVEL = "casual"  # plays for a disconnected or timed-out person
+SHOWDOWN_PAUSE = 8.0  # seconds the table shows a showdown before the next deal
+
+
+class Connection(Protocol):
+    """One open socket of a seated player; `send_text` queues a message and never blocks."""
+
+    def send_text(self, text: str) -> None: ...
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    """Who sits in a seat, as the table shows it."""
+
+    seat: int
+    kind: Literal["human", "robot"] | None = None
+    guest_id: str | None = None
+    level: str | None = None
+    name: str | None = None
+
+
+def _dumps(payload: Any) -> str:
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+
+
+def error_message(code: str, message: str) -> str:
+    """The {"type": "error"} message text."""
+    return _dumps({"type": "error", "code": code, "message": message})
+
+
+def _reveal_seed(showdown: dict[str, Any] | None, seed: int) -> dict[str, Any] | None:
+    # Only for finished hands: the seed lets anyone check the deal against the commitment.
+    if showdown is None:
+        return None
+    return {**showdown, "seed": str(seed), "commitment": seed_commitment(seed)}
+
+
+class LiveMatch:
+    """One match being played: the only object that changes it (under `lock`)."""
+
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        match_id: str,
+        kind: MatchKind,
+        status: MatchStatus,
+        match: Match,
+        version: int,
+        seats: list[SeatInfo],
+        room_code: str | None,
+        turn_seconds: float | None,
+        rematch_id: str | None,
+    ) -> None:
+        self.service = service
+        self.id = match_id
+        self.kind = kind
+        self.status: MatchStatus = status
+        self.match = match
+        self.version = version
+        self.seats = seats
+        self.room_code = room_code
+        self.turn_seconds = turn_seconds
+        self.rematch_id = rematch_id
+        self.lock = asyncio.Lock()
+        self.conns: list[set[Connection]] = [set(), set()]
+        now = self.clock()
+        # A person counts as disconnected until a socket opens (also after a restart).
+        self.disconnected_since: list[float | None] = [
+            now if s.kind == "human" else None for s in seats
+        ]
+        self.turn_started = now
+        self.last_activity = now
+        self.closed = False
+        self._players: dict[int, Player] = {}  # robots, and stand-ins for absent people
+        self._timer: asyncio.TimerHandle | None = None
+        self._thinking: tuple[int, int] | None = None  # (seat, version) of a robot move in progress
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._last_hand_cache: dict[tuple[int, int], str] = {}
+        self._rules_text = _dumps(match.rules.to_json())
+        self._history_cache: list[tuple[int, int, str]] = [(0, 0, ""), (0, 0, "")]
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.service.clock
+
+    # -- seats and connections -------------------------------------------------
+
+    def seat_of(self, guest_id: str) -> int | None:
+        """The seat `guest_id` sits in, or None."""
+        for info in self.seats:
+            if info.kind == "human" and info.guest_id == guest_id:
+                return info.seat
+        return None
+
+    def connected(self, seat: int) -> bool:
+        return self.seats[seat].kind == "robot" or bool(self.conns[seat])
+
+    def autoplay(self, seat: int) -> bool:
+        """True when a stand-in robot plays for this absent person."""
+        since = self.disconnected_since[seat]
+        return (
+            self.kind == "room" and self.seats[seat].kind == "human" and not self.conns[seat]
+            and since is not None and self.clock() >= since + self.service.config.grace_seconds
+        )
+
+    def connect(self, seat: int, conn: Connection) -> None:
+        """A seated player's socket opened: it gets the state at once; the other seat hears of it."""
+        first = not self.conns[seat]
+        self.conns[seat].add(conn)
+        self.last_activity = self.clock()
+        if first:
+            self.disconnected_since[seat] = None
+            self.broadcast()
+            self.reschedule()
+        else:
+            conn.send_text(self.state_text(seat))
+
+    def disconnect(self, seat: int, conn: Connection) -> None:
+        """A socket closed; the last one closing starts the grace period."""
+        self.conns[seat].discard(conn)
+        self.last_activity = self.clock()
+        if self.conns[seat] or self.closed:
+            return
+        self.disconnected_since[seat] = self.clock()
+        self.broadcast()
+        self.reschedule()
+        self.service.release(self)
+
+    def has_connections(self) -> bool:
+        return bool(self.conns[0] or self.conns[1])
+
+    def idle_since(self, now: float) -> float:
+        """Seconds nobody has watched this match with nothing due in it (0 when busy)."""
+        if self.has_connections() or self._timer is not None or self._thinking is not None or self._tasks:
+            return 0.0
+        return now - self.last_activity
+
+    # -- outbound messages -----------------------------------------------------
+
+    def turn_deadline(self) -> float | None:
+        if self.status != "playing" or not self.turn_seconds or self.match.is_over:
+            return None
+        return self.turn_started + self.turn_seconds
+
+    def _players_json(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
+                "connected": self.connected(s.seat) if s.kind is not None else False,
+                "autoplay": self.autoplay(s.seat),
+            }
+            for s in self.seats
+        ]
+
+    def _last_hand(self, seat: int, number: int) -> str:
+        # A finished hand never changes: encode its view once per seat (text only, few objects to keep).
+        key = (seat, number)
+        cached = self._last_hand_cache.get(key)
+        if cached is None:
+            data = self.match.hand_view(seat, number).to_json()
+            data["showdown"] = _reveal_seed(data["showdown"], self.match.hands[number - 1].seed)
+            if len(self._last_hand_cache) > 8:
+                self._last_hand_cache.clear()
+            cached = self._last_hand_cache[key] = _dumps(data)
+        return cached
+
+    def _parts(self, seat: int) -> tuple[dict[str, Any], dict[str, Any], int]:
+        """The `match` metadata and the VIEW of `seat`, and the number of the last finished hand."""
+        match = self.match
+        hand = match.hand
+        view = match.view(seat).to_json()
+        if self.status != "playing":
+            view["legal"] = []  # nothing may be played before the opponent sits down
+        if hand.phase == "over":
+            view["showdown"] = _reveal_seed(view["showdown"], hand.seed)
+            last_number = len(match.hands)
+        else:
+            last_number = len(match.hands) - 1
+        meta = {
+            "id": self.id,
+            "kind": self.kind,
+            "status": self.status,
+            "seat": seat,
+            "players": self._players_json(),
+            "turn_deadline": self.turn_deadline(),
+            "commitment": seed_commitment(hand.seed),
+            "room_code": self.room_code,
+            "rematch_id": self.rematch_id,
+        }
+        return meta, view, last_number
+
+    def state(self, seat: int) -> dict[str, Any]:
+        """The state message for `seat`: its VIEW, the last finished hand's VIEW, public metadata."""
+        meta, view, last_number = self._parts(seat)
+        meta["rules"] = self.match.rules.to_json()
+        result = self.match.result
+        return {
+            "type": "state",
+            "version": self.version,
+            "match": meta,
+            "view": view,
+            "last_hand": json.loads(self._last_hand(seat, last_number)) if last_number >= 1 else None,
+            "result": result.to_json() if result is not None else None,
+        }
+
+    def _history_text(self, seat: int, view: dict[str, Any]) -> str:
+        """The view's history as JSON text, encoding only the entries new since the last state.
+
+        While a hand is being played an entry never changes for a given seat (a face-down knock
+        is revealed only once the hand is over, and then the text is rebuilt in full).
+        """
+        entries: list[dict[str, Any]] = view.pop("history")
+        if view["phase"] == "over":
+            return _dumps(entries)
+        number, count, text = self._history_cache[seat]
+        if number != view["hand_number"] or count > len(entries):
+            number, count, text = view["hand_number"], 0, ""
+        if count < len(entries):
+            new = ",".join(_dumps(entry) for entry in entries[count:])
+            text = f"{text},{new}" if text else new
+            count = len(entries)
+        self._history_cache[seat] = (number, count, text)
+        return f"[{text}]"
+
+    def state_text(self, seat: int) -> str:
+        """`state(seat)` as JSON text, with the parts that rarely change encoded once."""
+        meta, view, last_number = self._parts(seat)
+        del view["rules"]
+        history = self._history_text(seat, view)
+        result = self.match.result
+        rules = self._rules_text
+        return "".join((
+            '{"type":"state","version":', str(self.version),
+            ',"match":', _dumps(meta)[:-1], ',"rules":', rules,
+            '},"view":', _dumps(view)[:-1], ',"rules":', rules, ',"history":', history,
+            '},"last_hand":', self._last_hand(seat, last_number) if last_number >= 1 else "null",
+            ',"result":', _dumps(result.to_json()) if result is not None else "null",
+            "}",
+        ))
+
+    def broadcast(self) -> None:
+        """Queue a fresh state to every open socket, each seat its own view."""
+        for seat in (0, 1):
+            conns = self.conns[seat]
+            if conns:
+                text = self.state_text(seat)
+                for conn in list(conns):
+                    conn.send_text(text)
+
+    # -- actions ---------------------------------------------------------------
+
+    async def act(self, seat: int, data: Any, version: Any) -> tuple[str, str] | None:
+        """A player's action message; returns (code, message) when refused, None when accepted."""
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            return "bad_message", f"version must be a whole number, got {version!r}"
+        try:
+            action = action_from_json(data)
+        except ActionError as exc:
+            return "bad_message", f"bad action: {exc}"
+        async with self.lock:
+            if self.closed:
+                return "server_error", "the server is shutting down; reconnect in a moment"
+            if version is not None and version != self.version:
+                return "stale", f"your table is out of date (version {version}, now {self.version}); it is refreshed"
+            if self.status == "waiting":
+                return "illegal_action", "waiting for an opponent to join"
+            try:
+                self.match.check(action, seat)
+            except NotYourTurnError:
+                return "not_your_turn", "it is not your turn"
+            except IllegalActionError as exc:
+                return "illegal_action", str(exc)
+            try:
+                await self._accept(seat, action)
+            except StoreError:
+                log.exception("match %s: could not store an action", self.id)
+                return "server_error", "the move could not be saved; nothing changed, try again"
+        return None
+
+    async def _accept(self, seat: int, action: Action) -> None:
+        """Store, then apply and announce a checked action. Call with `lock` held."""
+        seq = self.version + 1
+        await self.service.store.append_event(self.id, EventRow(seq, seat, action.to_json()))
+        result = self.match.apply(action, seat)
+        self.version = seq
+        now = self.last_activity = self.clock()
+        self.turn_started = now + (SHOWDOWN_PAUSE if result is not None else 0.0)
+        if result is not None:
+            self._robots_observe()
+        if self.match.result is not None:
+            self.status = "over"
+            try:
+                await self.service.store.finish_match(self.id, self.match.result.to_json(), now)
+            except StoreError:
+                # The log holds the final action: the next start marks the match finished.
+                log.exception("match %s: could not mark the match finished", self.id)
+            self.service.finished(self)
+        self.broadcast()
+        self.reschedule()
+
+    def _robots_observe(self) -> None:
+        match = self.match
+        number = len(match.hands) if match.is_over else len(match.hands) - 1
+        for seat, player in self._players.items():
+            try:
+                player.observe(match.hand_view(seat, number))
+            except Exception:
+                log.exception("match %s: robot in seat %d failed to observe a hand", self.id, seat)
+
+    # -- robots, the turn clock and absent players -----------------------------
+
+    def _move_at(self, seat: int) -> float | None:
+        """When the server should move for `seat` (robot, stand-in or clock), or None to wait."""
+        config = self.service.config
+        now = self.clock()
+        info = self.seats[seat]
+        if info.kind == "robot":
+            return now + config.robot_delay
+        if self.kind != "room" or not self.connected(1 - seat):
+            return None  # nobody is kept waiting
+        times = []
+        if self.turn_seconds:
+            times.append(self.turn_started + self.turn_seconds)
+        since = self.disconnected_since[seat]
+        if since is not None and not self.conns[seat]:
+            times.append(since + config.grace_seconds)
+        if not times:
+            return None
+        return max(min(times), now + config.robot_delay)
+
+    def reschedule(self) -> None:
+        """Arrange the next server-made move, if one is due; cancel a stale one."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.closed or self.status != "playing" or self.match.is_over:
+            return
+        seat = self.match.to_act
+        assert seat is not None
+        if self._thinking == (seat, self.version):
+            return
+        at = self._move_at(seat)
+        if at is None:
+            return
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(max(0.0, at - self.clock()), self._start_move, seat, self.version)
+
+    def _start_move(self, seat: int, version: int) -> None:
+        self._timer = None
+        if self.closed:
+            return
+        task = asyncio.get_running_loop().create_task(self._server_move(seat, version))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _player(self, seat: int) -> Player:
+        player = self._players.get(seat)
+        if player is None:
+            info = self.seats[seat]
+            level = info.level if info.kind == "robot" and info.level else STANDIN_LEVEL
+            player = robot_player(level, time_budget=self.service.config.robot_time_budget)
+            self._players[seat] = player
+        return player
+
+    async def _server_move(self, seat: int, version: int) -> None:
+        if self.version != version or self.match.to_act != seat or self.status != "playing":
+            return
+        player = self._player(seat)
+        view = self.match.view(seat)  # the robot gets this seat's view and nothing else
+        self._thinking = (seat, version)
+        action: Action | None
+        try:
+            action = await asyncio.to_thread(player.act, view)
+        except Exception:
+            log.exception("match %s: robot in seat %d failed to choose", self.id, seat)
+            action = None
+        finally:
+            self._thinking = None
+        async with self.lock:
+            if self.closed or self.version != version or self.status != "playing":
+                return
+            if action is None or action not in view.legal:
+                log.error("match %s: robot in seat %d chose an illegal action; it plays a legal one", self.id, seat)
+                action = view.legal[0]
+            try:
+                await self._accept(seat, action)
+            except StoreError:
+                log.exception("match %s: could not store a robot move; retrying", self.id)
+                loop = asyncio.get_running_loop()
+                self._timer = loop.call_later(1.0, self.reschedule)
+
+    async def close(self) -> None:
+        """Stop timers and robot moves (server shutdown)."""
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

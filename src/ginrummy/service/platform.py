@@ -1,0 +1,439 @@
+"""The web platform's use cases: guests, robot matches, private rooms, my matches, replays, rematches."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules import (
+    Card,
+    CardSet,
+    IllegalActionError,
+    Match,
+    Rules,
+    RulesError,
+    action_from_json,
+    seed_commitment,
+)
+from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull
+from .identity import new_guest_id, new_secret, sign_guest, verify_guest
+from .live import LiveMatch, SeatInfo
+from .ports import GuestRow, MatchRow, SeatRow, Store, StoreError
+from .robots import LEVELS
+
+__all__ = ["GameService", "ServiceConfig", "parse_rules", "ROOM_ALPHABET"]
+
+log = logging.getLogger("ginrummy.service")
+
+# No 0/O, 1/I/L: a code read aloud or copied by hand still works.
+ROOM_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+ROOM_CODE_LENGTH = 6
+NAME_MAX = 24
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceConfig:
+    """Tunable behaviour of the platform (the server fills it from the environment)."""
+
+    robot_delay: float = 0.6
+    grace_seconds: float = 30.0
+    default_turn_seconds: float | None = 60
+    robot_time_budget: float | None = None
+    min_turn_seconds: float = 10.0  # a room's clock can be no shorter (tests shorten it)
+    idle_seconds: float = 600.0  # a match nobody watches and nothing is due in is unloaded after this
+
+
+def parse_rules(value: Any) -> Rules:
+    """Rules from a preset name or a Rules JSON object; `BadRequest` says what is wrong."""
+    if value is None:
+        return Rules.preset("classic")
+    try:
+        if isinstance(value, str):
+            return Rules.preset(value)
+        if isinstance(value, dict):
+            return Rules.from_json(value)
+    except (RulesError, TypeError, ValueError) as exc:
+        raise BadRequest(f"bad rules: {exc}") from None
+    raise BadRequest(f"rules must be a preset name or an object, got {value!r}")
+
+
+def _parse_turn_seconds(value: Any, default: float | None, minimum: float) -> float | None:
+    if value is ...:
+        return default
+    if value is None or value == 0:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not minimum <= value <= 3600:
+        raise BadRequest(
+            f"turn_seconds must be 0 (no clock) or a number of seconds from {minimum:g} to 3600, got {value!r}"
+        )
+    return value
+
+
+def clean_name(value: Any) -> str:
+    """A display name: trimmed, 1-24 characters, no control characters."""
+    if not isinstance(value, str):
+        raise BadRequest("name must be a string")
+    name = " ".join(value.split())
+    if not 1 <= len(name) <= NAME_MAX:
+        raise BadRequest(f"name must be 1 to {NAME_MAX} characters after trimming, got {len(name)}")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise BadRequest("name must not contain control characters")
+    return name
+
+
+def _robot_name(level: str) -> str:
+    return f"Robot ({level})"
+
+
+class GameService:
+    """Everything the HTTP and WebSocket layers do goes through here."""
+
+    def __init__(
+        self,
+        store: Store,
+        config: ServiceConfig | None = None,
+        *,
+        secret: str | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.config = config or ServiceConfig()
+        self.clock = clock
+        self._secret = secret
+        self.live: dict[str, LiveMatch] = {}
+        self._loading: dict[str, asyncio.Future[LiveMatch | None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # -- lifecycle -------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the store, settle the secret, and rebuild every unfinished match from its log."""
+        await self.store.start()
+        if self._secret is None:
+            # Generated once and kept in the database, so cookies survive restarts.
+            self._secret = await self.store.get_or_create_setting("secret", new_secret())
+        rows = await self.store.live_matches()
+        for row in rows:
+            try:
+                await self._load(row)
+            except Exception:
+                log.exception("match %s could not be rebuilt from its log", row.id)
+        if rows:
+            log.info("rebuilt %d unfinished matches from the log", len(rows))
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, self.config.idle_seconds / 4))
+            self.sweep()
+
+    def sweep(self) -> int:
+        """Unload matches nobody watches and nothing is due in (they reload from the log on demand)."""
+        now = self.clock()
+        idle = [live for live in self.live.values() if live.idle_since(now) >= self.config.idle_seconds]
+        for live in idle:
+            del self.live[live.id]
+            live.closed = True
+        return len(idle)
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        for live in list(self.live.values()):
+            await live.close()
+        self.live.clear()
+        await self.store.close()
+
+    @property
+    def secret(self) -> str:
+        if self._secret is None:
+            raise RuntimeError("the service is not started")
+        return self._secret
+
+    # -- guests ----------------------------------------------------------------
+
+    def guest_of_cookie(self, value: str | None) -> str | None:
+        """The guest id a cookie proves (signature only; the guest may not exist)."""
+        return verify_guest(value, self.secret)
+
+    def cookie_for(self, guest_id: str) -> str:
+        return sign_guest(guest_id, self.secret)
+
+    async def guest(self, guest_id: str | None) -> GuestRow | None:
+        return await self.store.get_guest(guest_id) if guest_id else None
+
+    async def new_guest(self) -> GuestRow:
+        guest = GuestRow(new_guest_id(), f"Guest {secrets.randbelow(9000) + 1000}", self.clock())
+        await self.store.create_guest(guest)
+        return guest
+
+    async def rename(self, guest: GuestRow, value: Any) -> GuestRow:
+        name = clean_name(value)
+        await self.store.rename_guest(guest.id, name)
+        for live in self.live.values():
+            seat = live.seat_of(guest.id)
+            if seat is not None:
+                live.seats[seat].name = name
+                live.broadcast()
+        return GuestRow(guest.id, name, guest.created_at)
+
+    # -- creating matches ------------------------------------------------------
+
+    def _new_row(self, **fields: Any) -> MatchRow:
+        return MatchRow(
+            id=secrets.token_urlsafe(9),
+            # The match seed: 256 random bits, never sent before the match is over.
+            seed=secrets.token_hex(32),
+            created_at=self.clock(),
+            **fields,
+        )
+
+    async def create_robot_match(self, guest: GuestRow, level: Any, rules: Any) -> str:
+        """You (seat 0) against a robot of `level`."""
+        if level is None:
+            level = "casual"
+        if level not in LEVELS:
+            raise BadRequest(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+        parsed = parse_rules(rules)
+        row = self._new_row(
+            kind="robot", status="playing", rules=parsed.to_json(),
+            seats=(SeatRow(0, guest.id), SeatRow(1, robot_level=level)),
+        )
+        await self.store.create_match(row)
+        await self._load(row, names={guest.id: guest.name})
+        return row.id
+
+    async def create_room(self, guest: GuestRow, rules: Any, turn_seconds: Any = ...) -> tuple[str, str]:
+        """A private room: the creator takes seat 0; returns (code, match id)."""
+        parsed = parse_rules(rules)
+        seconds = _parse_turn_seconds(turn_seconds, self.config.default_turn_seconds, self.config.min_turn_seconds)
+        for _attempt in range(8):
+            code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
+            row = self._new_row(
+                kind="room", status="waiting", rules=parsed.to_json(), room_code=code,
+                turn_seconds=seconds, seats=(SeatRow(0, guest.id), SeatRow(1)),
+            )
+            try:
+                await self.store.create_match(row)
+            except StoreError:
+                continue  # the code was taken: draw another
+            await self._load(row, names={guest.id: guest.name})
+            return code, row.id
+        raise StoreError("could not find a free room code")
+
+    async def join_room(self, guest: GuestRow, code: str) -> str:
+        """Take the free seat of room `code` (or return to one's own seat); `RoomFull` otherwise."""
+        code = code.strip().upper()
+        row = await self.store.get_match_by_code(code) if code else None
+        if row is None:
+            raise NotFound(f"no room {code!r}")
+        live = await self.get_live(row.id)
+        if live is None:
+            raise NotFound(f"no room {code!r}")
+        async with live.lock:
+            if live.seat_of(guest.id) is not None:
+                return live.id
+            if live.seats[1].kind is not None or live.status != "waiting":
+                raise RoomFull("this room is full: two players are seated already")
+            if not await self.store.take_seat(live.id, 1, guest.id):
+                raise RoomFull("this room is full: two players are seated already")
+            live.seats[1] = SeatInfo(1, "human", guest.id, None, guest.name)
+            live.disconnected_since[1] = self.clock()
+            live.status = "playing"
+            live.turn_started = self.clock()
+            live.broadcast()
+            live.reschedule()
+        return live.id
+
+    async def rematch(self, guest: GuestRow, match_id: str) -> str:
+        """A new match with the same players and rules (one per finished match, whoever asks first)."""
+        row = await self.store.get_match(match_id)
+        if row is None:
+            raise NotFound(f"no match {match_id!r}")
+        if all(s.guest_id != guest.id for s in row.seats):
+            raise Forbidden("only the players of a match can ask for a rematch")
+        if row.status != "over":
+            raise NotFinished("the match is not over yet")
+        if row.rematch_id is not None:
+            return row.rematch_id
+        fresh = self._new_row(
+            kind=row.kind, status="playing", rules=row.rules, turn_seconds=row.turn_seconds,
+            seats=row.seats, rematch_of=row.id,
+        )
+        rematch_id = await self.store.set_rematch(row.id, fresh)
+        if rematch_id == fresh.id:
+            await self._load(fresh)
+        old = self.live.get(row.id)
+        if old is not None:
+            old.rematch_id = rematch_id
+            old.broadcast()
+        return rematch_id
+
+    # -- live matches ----------------------------------------------------------
+
+    async def get_live(self, match_id: str) -> LiveMatch | None:
+        """The live match (loaded from the log if needed), or None if there is no such match."""
+        live = self.live.get(match_id)
+        if live is not None:
+            return live
+        pending = self._loading.get(match_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[LiveMatch | None] = asyncio.get_running_loop().create_future()
+        self._loading[match_id] = future
+        try:
+            row = await self.store.get_match(match_id)
+            live = await self._load(row) if row is not None else None
+            future.set_result(live)
+            return live
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: no "never retrieved" warning when nobody else waits
+            raise
+        finally:
+            del self._loading[match_id]
+
+    async def _rebuild(self, row: MatchRow) -> tuple[Match, int]:
+        match = Match(Rules.from_json(row.rules), seed=row.seed)
+        events = await self.store.events(row.id)
+        for expected, event in enumerate(events, start=1):
+            if event.seq != expected:
+                raise StoreError(f"match {row.id}: event {expected} is missing from the log")
+            try:
+                match.apply(action_from_json(event.action), event.seat)
+            except IllegalActionError as exc:
+                raise StoreError(f"match {row.id}: stored event {event.seq} does not replay: {exc}") from None
+        return match, len(events)
+
+    async def _load(self, row: MatchRow, names: dict[str, str] | None = None) -> LiveMatch:
+        match, version = await self._rebuild(row)
+        wanted = [s.guest_id for s in row.seats if s.guest_id is not None and s.guest_id not in (names or {})]
+        found = {g.id: g.name for g in (await self.store.get_guests(wanted)).values()} if wanted else {}
+        names = {**(names or {}), **found}
+        seats = []
+        for s in row.seats:
+            if s.guest_id is not None:
+                seats.append(SeatInfo(s.seat, "human", s.guest_id, None, names.get(s.guest_id, "Guest")))
+            elif s.robot_level is not None:
+                seats.append(SeatInfo(s.seat, "robot", None, s.robot_level, _robot_name(s.robot_level)))
+            else:
+                seats.append(SeatInfo(s.seat))
+        status = row.status
+        if match.result is not None and status != "over":
+            # The final action was stored but the crash came before the match was marked finished.
+            await self.store.finish_match(row.id, match.result.to_json(), self.clock())
+            status = "over"
+        live = LiveMatch(
+            self, match_id=row.id, kind=row.kind, status=status, match=match, version=version,
+            seats=seats, room_code=row.room_code, turn_seconds=row.turn_seconds, rematch_id=row.rematch_id,
+        )
+        existing = self.live.get(row.id)
+        if existing is not None:  # loaded meanwhile by another request
+            return existing
+        self.live[row.id] = live
+        live.reschedule()
+        return live
+
+    def finished(self, live: LiveMatch) -> None:
+        """A match just ended."""
+        log.info("match %s finished after %d actions", live.id, live.version)
+
+    def release(self, live: LiveMatch) -> None:
+        """Forget a finished match nobody is watching (it reloads from the log on demand)."""
+        if live.status == "over" and not live.has_connections() and self.live.get(live.id) is live:
+            del self.live[live.id]
+
+    # -- lists and replays -----------------------------------------------------
+
+    async def my_matches(self, guest: GuestRow, limit: int = 100) -> list[dict[str, Any]]:
+        rows = await self.store.matches_of(guest.id, limit)
+        other_ids = [s.guest_id for r in rows for s in r.seats if s.guest_id and s.guest_id != guest.id]
+        names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
+        items = []
+        for row in rows:
+            seat = next(s.seat for s in row.seats if s.guest_id == guest.id)
+            other = row.seats[1 - seat]
+            if other.guest_id is not None:
+                opponent, kind, level = names.get(other.guest_id, "Guest"), "human", None
+            elif other.robot_level is not None:
+                opponent, kind, level = _robot_name(other.robot_level), "robot", other.robot_level
+            else:
+                opponent, kind, level = None, None, None
+            live = self.live.get(row.id)
+            if row.result is not None:
+                scores = list(row.result["scores"])
+            elif live is not None:
+                scores = list(live.match.scores)
+            else:
+                scores = [0, 0]
+            items.append({
+                "id": row.id,
+                "status": live.status if live is not None else row.status,
+                "opponent": opponent,
+                "opponent_kind": kind,
+                "opponent_level": level,
+                "scores": scores,
+                "rules": row.rules,
+                "created_at": row.created_at,
+                "finished_at": row.finished_at,
+                "winner_seat": row.result.get("winner") if row.result is not None else None,
+                "seat": seat,
+                "url": f"/m/{row.id}",
+            })
+        return items
+
+    async def replay(self, match_id: str) -> dict[str, Any]:
+        """Every hand of a finished match, move by move, all cards face up, with seeds and commitments."""
+        row = await self.store.get_match(match_id)
+        if row is None:
+            raise NotFound(f"no match {match_id!r}")
+        if row.status != "over":
+            # Nothing of an unfinished match is revealed: its seeds and hands are still secret.
+            raise NotFinished("the match is not finished; its replay opens when it ends")
+        match, _version = await self._rebuild(row)
+        guest_ids = [s.guest_id for s in row.seats if s.guest_id]
+        names = {g.id: g.name for g in (await self.store.get_guests(guest_ids)).values()}
+        players = []
+        for s in row.seats:
+            if s.guest_id is not None:
+                players.append({"seat": s.seat, "name": names.get(s.guest_id, "Guest"), "kind": "human", "level": None})
+            else:
+                level = s.robot_level or "casual"
+                players.append({"seat": s.seat, "name": _robot_name(level), "kind": "robot", "level": level})
+        hands = []
+        for number, hand in enumerate(match.hands, start=1):
+            hands.append({
+                "number": number,
+                "dealer": hand.dealer,
+                "seed": str(hand.seed),
+                "commitment": seed_commitment(hand.seed),
+                "initial_hands": [CardSet.from_mask(mask).to_json() for mask in hand.initial_hands],
+                "upcard": str(Card(hand.upcard)),
+                "knock_limit": hand.knock_limit,
+                "steps": [
+                    {"seat": step.seat, "action": step.action.to_json(),
+                     "card": str(step.card) if step.card is not None else None}
+                    for step in hand.steps
+                ],
+                "showdown": match.hand_view(0, number).showdown,
+                "scores_after": list(match.scores_after[number - 1]) if number <= len(match.scores_after) else None,
+            })
+        return {
+            "id": row.id,
+            "rules": match.rules.to_json(),
+            "players": players,
+            "created_at": row.created_at,
+            "finished_at": row.finished_at,
+            "record": match.record().to_json(),
+            "hands": hands,
+            "result": match.result.to_json() if match.result is not None else None,
+        }

@@ -1,0 +1,30 @@
+"""The levels form a ladder (slow: hundreds of whole matches; docs/bots.md has the full measurement)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ginrummy.bots.arena import run_arena
+
+# Fewer matches than docs/bots.md, so the bar is "clearly better", not the 58% target itself.
+LADDER = [
+    ("novice", "random", 60, 0.75),
+    ("casual", "novice", 300, 0.55),
+    ("skilled", "casual", 300, 0.53),
+    ("advanced", "skilled", 300, 0.52),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("stronger", "weaker", "matches", "floor"), LADDER)
+def test_each_level_beats_the_one_below(stronger: str, weaker: str, matches: int, floor: float) -> None:
+    summary = run_arena(stronger, weaker, matches=matches, seed=31_000, workers=2)
+    assert summary.win_rate >= floor, summary.to_json()
+
+
+@pytest.mark.slow
+def test_every_level_beats_random_and_the_top_levels_beat_baseline() -> None:
+    for level in ("novice", "casual", "skilled", "advanced"):
+        assert run_arena(level, "random", matches=20, seed=5).win_rate >= 0.9
+    for level in ("skilled", "advanced"):
+        assert run_arena(level, "baseline", matches=200, seed=7, workers=2).win_rate >= 0.6

@@ -1,0 +1,311 @@
+"""The computer players: legal moves everywhere, the baseline's published rules, and views only."""
+
+from __future__ import annotations
+
+import gc
+import inspect
+import random
+from typing import Any
+
+import pytest
+from bot_helpers import LEVEL_NAMES, OUR_PLAYERS, hand_view, random_positions
+
+from ginrummy.bots import available_players, make_player
+from ginrummy.bots.base import _REGISTRY
+from ginrummy.bots.baseline import BaselinePlayer
+from ginrummy.bots.knowledge import forms_meld
+from ginrummy.rules import (
+    Card,
+    CardSet,
+    Discard,
+    Draw,
+    Hand,
+    Knock,
+    Match,
+    Pass,
+    View,
+    min_deadwood,
+    new_match,
+    parse_cards,
+)
+from ginrummy.rules.cards import CARDS
+
+
+def test_every_level_is_registered() -> None:
+    names = set(available_players())
+    assert {"random", "baseline", *LEVEL_NAMES} <= names
+
+
+@pytest.mark.parametrize("name", OUR_PLAYERS)
+def test_players_choose_legal_actions_in_random_positions(name: str) -> None:
+    player = make_player(name, seed=3, time_budget=0.05)
+    seen_phases = set()
+    for _, view in random_positions(150, seed=11):
+        action = player.act(view)
+        assert action in view.legal, f"{name} chose {action} in phase {view.phase}"
+        seen_phases.add(view.phase)
+    assert seen_phases == {"offer", "draw", "discard"}
+
+
+@pytest.mark.parametrize("preset", ["hoyle", "oklahoma", "big_gin"])
+def test_levels_play_whole_matches_under_each_preset(preset: str) -> None:
+    from ginrummy.bots.arena import play_match
+
+    for i, name in enumerate(LEVEL_NAMES):
+        stats = play_match(name, "baseline", preset, seed=40 + i, a_seat=i % 2)
+        assert stats.forfeit is None
+        assert stats.winner in ("a", "b")
+
+
+def test_levels_take_big_gin_when_offered() -> None:
+    from ginrummy.bots.arena import play_match
+
+    stats = play_match("advanced", "casual", "big_gin", seed=5)
+    assert stats.forfeit is None
+
+
+# -- the baseline's rules --------------------------------------------------------
+
+
+def test_baseline_takes_an_upcard_that_makes_a_meld() -> None:
+    player = BaselinePlayer(seed=1)
+    view = hand_view("7H 8H 2C 4D 6S 9S JC QD KS AH", "9H")
+    assert player.act(view) == Draw("discard")
+    view = hand_view("7H 7S 2C 4D 6S 9D JC QD KS AH", "7C", phase="offer")
+    assert player.act(view) == Draw("discard")
+
+
+def test_baseline_refuses_an_upcard_that_makes_no_meld() -> None:
+    player = BaselinePlayer(seed=1)
+    # AS would lower the deadwood a lot but melds with nothing: the baseline still refuses it.
+    view = hand_view("7H 8H 2C 4D 6S 9S JC QD KS KH", "AS")
+    assert player.act(view) == Draw("stock")
+    view = hand_view("7H 8H 2C 4D 6S 9S JC QD KS KH", "AS", phase="offer")
+    assert player.act(view) == Pass()
+
+
+def test_baseline_draw_rule_over_random_positions() -> None:
+    player = BaselinePlayer(seed=2)
+    checked = 0
+    for _, view in random_positions(300, seed=5):
+        if view.phase not in ("offer", "draw"):
+            continue
+        action = player.act(view)
+        up = view.upcard
+        wanted = up is not None and Draw("discard") in view.legal and forms_meld(up.index, view.hand.mask)
+        assert (action == Draw("discard")) == wanted
+        checked += 1
+    assert checked > 50
+
+
+def _play_with_baseline(seed: int, visit: Any) -> None:
+    """Baseline against itself; `visit(view, action)` sees every decision."""
+    match = new_match("classic", seed=seed)
+    players = [BaselinePlayer(seed=seed), BaselinePlayer(seed=seed + 1)]
+    while not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        view = match.view(seat)
+        action = players[seat].act(view)
+        visit(view, action)
+        match.apply(action, seat)
+
+
+def test_baseline_never_discards_the_card_just_taken_and_knocks_at_once() -> None:
+    counts = {"took": 0, "knock": 0}
+
+    def visit(view: View, action: Any) -> None:
+        if view.phase != "discard":
+            return
+        last = view.history[-1]
+        if last["seat"] == view.seat and last["action"] == {"type": "draw", "source": "discard"}:
+            counts["took"] += 1
+            assert str(action.card) != last["card"]
+        knocks = [a for a in view.legal if isinstance(a, Knock)]
+        if knocks:
+            counts["knock"] += 1
+            assert isinstance(action, Knock), "the baseline knocks at the first chance"
+            best = min(min_deadwood(view.hand.mask & ~(1 << a.card.index)) for a in knocks)
+            assert min_deadwood(view.hand.mask & ~(1 << action.card.index)) == best
+        else:
+            # An ordinary discard leaves the least deadwood possible.
+            hand = view.hand.mask
+            options = [a for a in view.legal if isinstance(a, Discard)]
+            best = min(min_deadwood(hand & ~(1 << a.card.index)) for a in options)
+            assert min_deadwood(hand & ~(1 << action.card.index)) == best
+
+    for seed in range(6):
+        _play_with_baseline(seed, visit)
+    assert counts["took"] > 5 and counts["knock"] > 10
+
+
+def test_baseline_discards_at_random_among_equal_choices() -> None:
+    # Two lone kings leave the same deadwood; different seeds pick both.
+    view = hand_view("AC 2C 3C 5D 6D 7D 9H 9S KS KC", "2H")
+    from ginrummy.rules import build_view
+    from ginrummy.rules.hand import Hand as _Hand
+
+    assert isinstance(view, View)
+    picks = set()
+    for seed in range(30):
+        h = _Hand(view.rules, 1, dealer=1)
+        h.hands[0] = parse_cards("AC 2C 3C 5D 6D 7D 9H 9S KS KC QH").mask
+        h.hands[1] = 0
+        h.to_act = 0
+        h.phase = "discard"
+        v = build_view(h, 0, hand_number=1, scores=(0, 0))
+        action = BaselinePlayer(seed=seed).act(v)
+        picks.add(str(action.card))  # type: ignore[union-attr]
+    assert picks == {"KS", "KC", "QH"}
+
+
+# -- levels behave like their descriptions ------------------------------------------
+
+
+def test_novice_ignores_points_when_discarding() -> None:
+    # Lone cards: a king, a queen and an ace. Casual throws a ten-pointer; the novice
+    # counts only partners, so it may throw the ace.
+    from ginrummy.rules import build_view
+
+    h = Hand(new_match(seed=1).rules, 1, dealer=1)
+    h.hands[0] = parse_cards("2C 3C 4C 6D 7D 8D KS AH 9H 9S QC").mask
+    h.hands[1] = 0
+    h.to_act = 0
+    h.phase = "discard"
+    view = build_view(h, 0, hand_number=1, scores=(0, 0))
+    casual = {str(make_player("casual", seed=s).act(view)) for s in range(10)}
+    novice = {str(make_player("novice", seed=s).act(view)) for s in range(20)}
+    assert casual <= {"discard KS", "discard QC"}
+    assert "discard AH" in novice and novice <= {"discard AH", "discard KS", "discard QC"}
+
+
+def test_casual_knocks_at_the_first_chance_and_novice_waits() -> None:
+    from ginrummy.rules import build_view
+
+    h = Hand(new_match(seed=1).rules, 1, dealer=1)
+    # After throwing KS: 8 deadwood (8H), which allows a knock.
+    h.hands[0] = parse_cards("AC 2C 3C 5D 6D 7D 9H 9S 9C 8H KS").mask
+    h.hands[1] = 0
+    h.to_act = 0
+    h.phase = "discard"
+    view = build_view(h, 0, hand_number=1, scores=(0, 0))
+    assert any(isinstance(a, Knock) for a in view.legal)
+    assert isinstance(make_player("casual", seed=1).act(view), Knock)
+    assert isinstance(make_player("novice", seed=1).act(view), Discard)
+
+
+# -- players see only views ---------------------------------------------------------
+
+
+def _reachable(root: object) -> list[object]:
+    """Every object reachable from `root` through instance references (not classes or modules)."""
+    seen: dict[int, object] = {}
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, type) or inspect.ismodule(obj) or callable(obj) and not hasattr(obj, "__dict__") and not hasattr(obj, "__slots__"):
+            continue
+        if inspect.isfunction(obj) or inspect.ismethod(obj) or inspect.isbuiltin(obj):
+            continue
+        seen[id(obj)] = obj
+        stack.extend(gc.get_referents(obj))
+        # Objects with __slots__ are not always tracked by gc.get_referents; read the slots.
+        for klass in type(obj).__mro__:
+            for slot in getattr(klass, "__slots__", ()):
+                if hasattr(obj, slot) and slot != "__weakref__":
+                    stack.append(getattr(obj, slot))
+    return list(seen.values())
+
+
+def _visible_cards(view: View) -> int:
+    mask = view.hand.mask | view.opponent_known.mask
+    for card in view.discard_pile:
+        mask |= 1 << card.index
+    for entry in view.history:
+        for text in (entry.get("card"), entry["action"].get("card")):
+            if text:
+                mask |= 1 << Card.parse(text).index
+    return mask
+
+
+def _hidden_facts(match: Match, seat: int) -> tuple[int, int, list[int]]:
+    hand = match.hand
+    return hand.hands[1 - seat], hand.hands[1 - seat] & ~hand.known[1 - seat], list(hand.stock)
+
+
+def test_nothing_reachable_from_a_view_holds_hidden_cards() -> None:
+    checked = 0
+    for match, view in random_positions(40, seed=21):
+        seat = view.seat
+        opp_mask, opp_hidden, stock = _hidden_facts(match, seat)
+        visible = _visible_cards(view)
+        for obj in _reachable(view):
+            assert not isinstance(obj, (Match, Hand)), "a view leads back to the game state"
+            if isinstance(obj, Card):
+                assert visible >> obj.index & 1, f"{obj} is reachable but not visible to seat {seat}"
+            elif isinstance(obj, CardSet):
+                assert obj.mask & ~visible == 0
+            elif isinstance(obj, int) and not isinstance(obj, bool) and obj > 52:
+                assert obj not in (opp_mask, opp_hidden), "the opponent's hand is reachable as a mask"
+            elif isinstance(obj, list) and len(obj) > 3:
+                assert obj != stock, "the stock is reachable from the view"
+        checked += 1
+    assert checked == 40
+
+
+def _factory_parameters(name: str) -> set[str]:
+    factory = _REGISTRY[name]
+    target = factory.__init__ if inspect.isclass(factory) else factory  # type: ignore[misc]
+    return set(inspect.signature(target).parameters) - {"self"}
+
+
+@pytest.mark.parametrize("name", OUR_PLAYERS)
+def test_players_are_built_from_a_seed_and_a_budget_only(name: str) -> None:
+    assert _factory_parameters(name) <= {"seed", "time_budget"}
+
+
+@pytest.mark.parametrize("name", OUR_PLAYERS)
+def test_players_hold_no_game_state_after_a_match(name: str) -> None:
+    match = new_match("classic", seed=9)
+    players = [make_player(name, seed=1), make_player("baseline", seed=2)]
+    steps = 0
+    while not match.is_over and steps < 400:
+        seat = match.to_act
+        assert seat is not None
+        action = players[seat].act(match.view(seat))
+        match.apply(action, seat)
+        steps += 1
+    for obj in _reachable(players[0]):
+        assert not isinstance(obj, (Match, Hand)), f"{name} keeps a reference to the game state"
+
+
+def test_a_view_from_json_plays_the_same() -> None:
+    # Players decide from the public VIEW alone: the JSON round trip changes nothing.
+    rng = random.Random(4)
+    for name in LEVEL_NAMES:
+        for _, view in random_positions(25, seed=rng.randrange(1000)):
+            again = View.from_json(view.to_json())
+            assert make_player(name, seed=7).act(view) == make_player(name, seed=7).act(again)
+
+
+def test_unknown_player_name_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="unknown player 'grandmaster'"):
+        make_player("grandmaster")
+
+
+def test_forms_meld_matches_a_brute_force() -> None:
+    from ginrummy.rules import is_meld
+
+    rng = random.Random(8)
+    for _ in range(400):
+        cards = rng.sample(range(52), 11)
+        hand = sum(1 << c for c in cards[:10])
+        card = cards[10]
+        members = [c for c in cards[:10]]
+        brute = any(
+            is_meld(CardSet.from_mask((1 << card) | (1 << a) | (1 << b)))
+            or any(is_meld(CardSet.from_mask((1 << card) | (1 << a) | (1 << b) | (1 << c))) for c in members)
+            for i, a in enumerate(members)
+            for b in members[i + 1:]
+        )
+        assert forms_meld(card, hand) == brute, f"{CARDS[card]} with {CardSet.from_mask(hand)}"

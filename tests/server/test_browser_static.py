@@ -1,0 +1,95 @@
+"""The browser client's files, checked without a browser: catalogues, translation keys, offline assets."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from ginrummy.rules import PRESETS
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "ginrummy" / "server" / "static"
+LANGUAGES = ("en", "vi")
+PAGES = ("index", "room", "table", "matches", "replay")
+LEVELS = ("novice", "casual", "skilled", "advanced", "expert")
+
+# Keys built at run time from a family name and a value the page can meet.
+DYNAMIC_KEYS = (
+    [f"rules.{p}" for p in PRESETS] + [f"rules.{p}.help" for p in PRESETS]
+    + [f"level.{lv}" for lv in LEVELS] + [f"level.{lv}.help" for lv in LEVELS]
+    + [f"card.rank.{r}" for r in range(13)] + [f"card.suit.{s}" for s in range(4)]
+    + [f"showdown.{o}" for o in ("void", "knock", "gin", "big_gin", "undercut", "tie")]
+    + [f"showdown.role.{r}" for r in ("knocker", "defender")]
+    + [f"matches.status.{s}" for s in ("waiting", "playing", "over")]
+    + [f"table.group_{g}" for g in ("run", "set", "deadwood")]
+    + [f"table.sort_{m}" for m in ("melds", "suit", "rank")]
+    + [f"end.{b}" for b in ("game_bonus", "box_bonus", "shutout_bonus")]
+    + [f"ws.{c}" for c in ("bad_message", "illegal_action", "not_your_turn", "rate_limited", "too_large",
+                           "forbidden", "stale", "not_found", "server_error", "generic")]
+)
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    data = json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def sources() -> dict[Path, str]:
+    files = sorted(STATIC.glob("js/*.js")) + sorted(STATIC.glob("*.html")) + sorted(STATIC.glob("css/*.css"))
+    return {path: path.read_text(encoding="utf-8") for path in files}
+
+
+def keys_used() -> set[str]:
+    keys: set[str] = set()
+    for path, text in sources().items():
+        keys.update(re.findall(r"""\bt\(\s*"([^"]+)\"""", text))
+        if path.suffix != ".html":
+            continue
+        keys.update(re.findall(r'data-i18n="([^"]+)"', text))
+        for pairs in re.findall(r'data-i18n-attr="([^"]+)"', text):
+            keys.update(pair.split(":")[1].strip() for pair in pairs.split(";") if ":" in pair)
+    return keys
+
+
+def test_both_languages_have_the_same_keys_and_placeholders() -> None:
+    en, vi = catalogue("en"), catalogue("vi")
+    assert sorted(en) == sorted(vi)
+    for key, text in en.items():
+        assert text.strip() and vi[key].strip(), key
+        assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", vi[key])), key
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_string_the_pages_ask_for_is_in_the_catalogue(lang: str) -> None:
+    strings = catalogue(lang)
+    missing = sorted(k for k in keys_used() | set(DYNAMIC_KEYS) if k not in strings)
+    assert missing == []
+
+
+def test_cards_read_the_local_way() -> None:
+    en, vi = catalogue("en"), catalogue("vi")
+    # Ten is written "10", never "T"; Vietnamese players read J Q K A and bích/cơ/rô/chuồn.
+    assert en["card.rank.9"] == vi["card.rank.9"] == "10"
+    assert [vi[f"card.rank.{r}"] for r in (0, 10, 11, 12)] == ["A", "J", "Q", "K"]
+    assert [vi[f"card.suit.{s}"] for s in range(4)] == ["chuồn", "rô", "cơ", "bích"]
+    assert vi["card.name"].format(rank="Q", suit="cơ") == "Q cơ"
+    assert en["card.name"].format(rank="queen", suit="hearts") == "queen of hearts"
+
+
+def test_pages_exist_and_load_only_local_modules() -> None:
+    for page in PAGES:
+        html = (STATIC / f"{page}.html").read_text(encoding="utf-8")
+        scripts = re.findall(r'<script type="module" src="([^"]+)"', html)
+        assert len(scripts) == 1 and scripts[0].startswith("/static/js/"), page
+        assert (STATIC / scripts[0].removeprefix("/static/")).is_file()
+        assert 'name="viewport"' in html  # phones get the real width
+    for path, text in sources().items():
+        # No CDN, font service or other outside address: the machines are offline.
+        outside = [u for u in re.findall(r"https?://[^\s'\")]+", text) if not u.startswith("http://www.w3.org/")]
+        assert outside == [], path
+        if path.suffix == ".js":
+            for module in re.findall(r'from "(\./[^"]+)"', text):
+                assert (path.parent / module).is_file(), (path, module)

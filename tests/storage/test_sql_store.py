@@ -1,0 +1,302 @@
+"""The SQL store against SQLite and a real PostgreSQL: migrations, every port operation, the append-only log."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+import sqlalchemy as sa
+
+from ginrummy.service.ports import EventRow, GuestRow, MatchRow, SeatRow, StoreError
+from ginrummy.storage import SqlStore, downgrade, make_engine, migrate, normalize_url
+
+T = TypeVar("T")
+
+
+@pytest.fixture(params=["sqlite", "sqlite-full", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """SQLite run on the event loop (synchronous=NORMAL), SQLite and PostgreSQL on the worker thread."""
+    if request.param.startswith("sqlite"):
+        suffix = "?full" if request.param == "sqlite-full" else ""
+        yield f"sqlite:///{tmp_path / 'store.sqlite3'}{suffix}"
+    else:
+        yield request.getfixturevalue("postgres_url")
+
+
+def _store(url: str) -> SqlStore:
+    if url.endswith("?full"):
+        return SqlStore(url.removesuffix("?full"), sqlite_synchronous="FULL")
+    return SqlStore(url)
+
+
+def run(url: str, body: Callable[[SqlStore], Awaitable[T]]) -> T:
+    """Start a store on `url`, run `body`, close the store."""
+
+    async def main() -> T:
+        store = _store(url)
+        await store.start()
+        try:
+            return await body(store)
+        finally:
+            await store.close()
+
+    return asyncio.run(main())
+
+
+def a_match(match_id: str = "m1", *, guest: str = "g1", status: str = "playing", created: float = 10.0,
+            code: str | None = None, second: SeatRow | None = None) -> MatchRow:
+    return MatchRow(
+        id=match_id, kind="room" if code else "robot", status=status,  # type: ignore[arg-type]
+        rules={"preset": "classic"}, seed="s" * 64,
+        seats=(SeatRow(0, guest), second or SeatRow(1, robot_level="casual")),
+        created_at=created, room_code=code, turn_seconds=60 if code else None,
+    )
+
+
+async def _with_guests(store: SqlStore, *ids: str) -> None:
+    for i, guest_id in enumerate(ids):
+        await store.create_guest(GuestRow(guest_id, f"Name {guest_id}", float(i)))
+
+
+def test_migrations_create_every_table_and_record_the_head(db_url: str) -> None:
+    engine = make_engine(db_url.removesuffix("?full"))
+    try:
+        migrate(engine)
+        migrate(engine)  # idempotent: a restart applies nothing twice
+        tables = set(sa.inspect(engine).get_table_names())
+        assert {"settings", "guests", "matches", "match_seats", "events", "alembic_version"} <= tables
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        downgrade(engine, "base")  # the downgrade removes them again
+        assert "events" not in set(sa.inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def test_setting_is_created_once_and_then_kept(db_url: str) -> None:
+    async def body(store: SqlStore) -> tuple[str, str]:
+        return await store.get_or_create_setting("secret", "first"), await store.get_or_create_setting("secret", "second")
+
+    assert run(db_url, body) == ("first", "first")
+    assert run(db_url, lambda s: s.get_or_create_setting("secret", "third")) == "first"
+
+
+def test_guests_are_created_found_and_renamed(db_url: str) -> None:
+    async def body(store: SqlStore) -> Any:
+        await _with_guests(store, "guest-a", "guest-b")
+        await store.rename_guest("guest-a", "Anna")
+        with pytest.raises(StoreError):
+            await store.rename_guest("nobody", "X")
+        with pytest.raises(StoreError):
+            await store.create_guest(GuestRow("guest-a", "again", 0.0))
+        return await store.get_guest("guest-a"), await store.get_guest("nobody"), await store.get_guests(["guest-b", "x"])
+
+    anna, nobody, some = run(db_url, body)
+    assert anna == GuestRow("guest-a", "Anna", 0.0)
+    assert nobody is None
+    assert list(some) == ["guest-b"]
+
+
+def test_match_round_trips_with_its_seats(db_url: str) -> None:
+    row = a_match("m1", code="ABC234", second=SeatRow(1))
+
+    async def body(store: SqlStore) -> Any:
+        await _with_guests(store, "g1")
+        await store.create_match(row)
+        return await store.get_match("m1"), await store.get_match_by_code("ABC234"), await store.get_match("zz")
+
+    by_id, by_code, missing = run(db_url, body)
+    assert by_id == row == by_code
+    assert missing is None
+
+
+def test_room_code_is_unique(db_url: str) -> None:
+    async def body(store: SqlStore) -> None:
+        await _with_guests(store, "g1")
+        await store.create_match(a_match("m1", code="SAME22"))
+        with pytest.raises(StoreError):
+            await store.create_match(a_match("m2", code="SAME22"))
+        assert await store.get_match("m2") is None  # the failed insert left nothing behind
+
+    run(db_url, body)
+
+
+def test_a_free_seat_is_taken_once(db_url: str) -> None:
+    async def body(store: SqlStore) -> Any:
+        await _with_guests(store, "g1", "g2", "g3")
+        await store.create_match(a_match("m1", status="waiting", code="ROOM22", second=SeatRow(1)))
+        first = await store.take_seat("m1", 1, "g2")
+        second = await store.take_seat("m1", 1, "g3")
+        return first, second, await store.get_match("m1")
+
+    first, second, row = run(db_url, body)
+    assert (first, second) == (True, False)
+    assert row.seats[1] == SeatRow(1, "g2") and row.status == "playing"
+
+
+def test_events_append_in_order_and_a_sequence_number_is_never_reused(db_url: str) -> None:
+    async def body(store: SqlStore) -> list[EventRow]:
+        await _with_guests(store, "g1")
+        await store.create_match(a_match())
+        for seq in (1, 2, 3):
+            await store.append_event("m1", EventRow(seq, seq % 2, {"type": "pass", "n": seq}))
+        with pytest.raises(StoreError):
+            await store.append_event("m1", EventRow(2, 0, {"type": "draw", "source": "stock"}))
+        return await store.events("m1")
+
+    stored = run(db_url, body)
+    assert [(e.seq, e.seat, e.action["n"]) for e in stored] == [(1, 1, 1), (2, 0, 2), (3, 1, 3)]
+
+
+def test_the_database_refuses_to_edit_or_delete_events(db_url: str) -> None:
+    async def body(store: SqlStore) -> None:
+        await _with_guests(store, "g1")
+        await store.create_match(a_match())
+        await store.append_event("m1", EventRow(1, 0, {"type": "pass"}))
+
+    run(db_url, body)
+    engine = make_engine(db_url.removesuffix("?full"))
+    try:
+        for statement in ("UPDATE events SET seat = 1", "DELETE FROM events"):
+            with pytest.raises(sa.exc.DatabaseError, match="append-only"), engine.begin() as conn:
+                conn.execute(sa.text(statement))
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT seat FROM events")).scalars().all() == [0]
+    finally:
+        engine.dispose()
+
+
+def test_finish_rematch_and_listings(db_url: str) -> None:
+    async def body(store: SqlStore) -> Any:
+        await _with_guests(store, "g1", "g2")
+        await store.create_match(a_match("old", created=1.0))
+        await store.create_match(a_match("new", created=2.0))
+        await store.create_match(a_match("theirs", guest="g2", created=3.0))
+        await store.finish_match("old", {"winner": 0, "scores": [120, 30]}, 5.0)
+        live = {r.id for r in await store.live_matches()}
+        mine = [r.id for r in await store.matches_of("g1")]
+        rematch = a_match("again", created=6.0)
+        first = await store.set_rematch("old", rematch)
+        second = await store.set_rematch("old", a_match("other", created=7.0))
+        with pytest.raises(StoreError):
+            await store.set_rematch("nope", a_match("x"))
+        return live, mine, first, second, await store.get_match("old"), await store.get_match("other")
+
+    live, mine, first, second, old, other = run(db_url, body)
+    assert live == {"new", "theirs"}
+    assert mine == ["new", "old"]  # newest first, only the guest's own
+    assert first == second == "again" and other is None  # one rematch, whoever asks first
+    assert old.status == "over" and old.result == {"winner": 0, "scores": [120, 30]}
+    assert old.finished_at == 5.0 and old.rematch_id == "again"
+
+
+def test_concurrent_writes_share_commits_and_all_survive_a_reopen(db_url: str) -> None:
+    async def body(store: SqlStore) -> tuple[int, int]:
+        await _with_guests(store, "g1")
+        for i in range(20):
+            await store.create_match(a_match(f"m{i}"))
+        commits_before = store.commits
+        await asyncio.gather(*[
+            store.append_event(f"m{i}", EventRow(seq, 0, {"type": "pass"}))
+            for seq in (1, 2, 3) for i in range(20)
+        ])
+        return store.commits - commits_before, store.jobs
+
+    commits, _jobs = run(db_url, body)
+    assert commits < 60  # 60 writes, fewer transactions: group commit
+
+    async def count(store: SqlStore) -> int:
+        return sum([len(await store.events(f"m{i}")) for i in range(20)])
+
+    assert run(db_url, count) == 60
+
+
+def test_a_failing_write_does_not_spoil_the_writes_batched_with_it(db_url: str) -> None:
+    async def body(store: SqlStore) -> list[Any]:
+        await _with_guests(store, "g1")
+        await store.create_match(a_match())
+        await store.append_event("m1", EventRow(1, 0, {"type": "pass"}))
+        return await asyncio.gather(
+            store.append_event("m1", EventRow(2, 0, {"type": "pass"})),
+            store.append_event("m1", EventRow(1, 1, {"type": "pass"})),  # duplicate: refused
+            store.append_event("m1", EventRow(3, 1, {"type": "pass"})),
+            return_exceptions=True,
+        )
+
+    outcomes = run(db_url, body)
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], StoreError)
+    assert [e.seq for e in run(db_url, lambda s: s.events("m1"))] == [1, 2, 3]
+
+
+def test_sqlite_commits_on_the_loop_unless_every_commit_waits_for_the_disk(tmp_path: Path) -> None:
+    normal = SqlStore(f"sqlite:///{tmp_path / 'a.sqlite3'}")
+    full = SqlStore(f"sqlite:///{tmp_path / 'b.sqlite3'}", sqlite_synchronous="FULL")
+    assert normal.inline and not full.inline
+    for store in (normal, full):
+        store.engine.dispose()
+
+    path = tmp_path / "c.sqlite3"
+
+    async def body(store: SqlStore) -> tuple[int, int]:
+        # Commits never checkpoint themselves; the checkpointer thread copies the WAL within a second.
+        await _with_guests(store, *[f"guest-{i}" for i in range(300)])
+        before = path.stat().st_size
+        await asyncio.sleep(1.5)
+        return before, path.stat().st_size
+
+    before, after = run(f"sqlite:///{path}", body)
+    assert after > before
+    # Closing truncates the WAL: everything is in the database file.
+    assert not path.with_name("c.sqlite3-wal").exists() or path.with_name("c.sqlite3-wal").stat().st_size == 0
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT count(*) FROM guests").fetchone() == (300,)
+
+
+def test_store_refuses_work_before_start(tmp_path: Path) -> None:
+    async def body() -> None:
+        store = SqlStore(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+        with pytest.raises(StoreError, match="not started"):
+            await store.get_guest("g")
+        store.engine.dispose()
+
+    asyncio.run(body())
+
+
+def test_urls_choose_psycopg_for_postgresql() -> None:
+    assert normalize_url("postgresql://u:p@h/db").drivername == "postgresql+psycopg"
+    assert normalize_url("postgres://u:p@h/db").drivername == "postgresql+psycopg"
+    assert normalize_url("sqlite:///x.db").drivername == "sqlite"
+
+
+def test_sqlite_runs_in_wal_mode(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'wal.sqlite3'}")
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("PRAGMA journal_mode")).scalar() == "wal"
+            assert conn.execute(sa.text("PRAGMA foreign_keys")).scalar() == 1
+    finally:
+        engine.dispose()
+    with pytest.raises(ValueError, match="synchronous"):
+        make_engine("sqlite://", sqlite_synchronous="sometimes")
+
+
+def test_a_refused_write_does_not_repeat_the_action_in_its_error(db_url: str) -> None:
+    """Errors end up in logs: a face-down knock card must not travel with them."""
+
+    async def body(store: SqlStore) -> str:
+        await _with_guests(store, "g1")
+        await store.create_match(a_match())
+        await store.append_event("m1", EventRow(1, 0, {"type": "knock", "card": "7H"}))
+        try:
+            await store.append_event("m1", EventRow(1, 0, {"type": "knock", "card": "7H"}))
+        except StoreError as exc:
+            return str(exc)
+        raise AssertionError("the duplicate was stored")
+
+    message = run(db_url, body)
+    assert "conflict" in message and "7H" not in message and "knock" not in message
