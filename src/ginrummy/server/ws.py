@@ -7,6 +7,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -48,25 +49,40 @@ class SocketConnection:
 
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        # A deque and one wake-up future: lighter than asyncio.Queue for a single consumer.
+        self.outbox: deque[str | None] = deque()
+        self._wake: asyncio.Future[None] | None = None
         self.closed = False
         self.task = asyncio.get_running_loop().create_task(self._pump())
 
     def send_text(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= OUTBOX_LIMIT:
+        if len(self.outbox) >= OUTBOX_LIMIT:
             # Too slow to keep up: drop it; the page reconnects and gets a fresh state.
             self.closed = True
-            self.queue.put_nowait(None)
+            self._put(None)
             return
-        self.queue.put_nowait(text)
+        self._put(text)
+
+    def _put(self, item: str | None) -> None:
+        self.outbox.append(item)
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     async def _pump(self) -> None:
         ws = self.websocket
+        outbox = self.outbox
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                text = await self.queue.get()
+                if not outbox:
+                    self._wake = loop.create_future()
+                    await self._wake
+                    self._wake = None
+                    continue
+                text = outbox.popleft()
                 if text is None:
                     break
                 await ws.send_text(text)

@@ -27,7 +27,7 @@ from ..rules import (
     seed_commitment,
 )
 from .ports import EventRow, MatchKind, MatchStatus, StoreError
-from .robots import robot_player
+from .robots import QUICK_LEVELS, resolve_level, robot_player
 
 if TYPE_CHECKING:
     from .platform import GameService
@@ -57,8 +57,8 @@ class SeatInfo:
     name: str | None = None
 
 
-def _dumps(payload: Any) -> str:
-    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+# One encoder for every message: json.dumps with options builds a new one on each call.
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 def error_message(code: str, message: str) -> str:
@@ -111,12 +111,15 @@ class LiveMatch:
         self.last_activity = now
         self.closed = False
         self._players: dict[int, Player] = {}  # robots, and stand-ins for absent people
+        self._quick: dict[int, bool] = {}  # seat -> its robot decides on the event loop
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: tuple[int, int] | None = None  # (seat, version) of a robot move in progress
         self._tasks: set[asyncio.Task[None]] = set()
         self._last_hand_cache: dict[tuple[int, int], str] = {}
         self._rules_text = _dumps(match.rules.to_json())
         self._history_cache: list[tuple[int, int, str]] = [(0, 0, ""), (0, 0, "")]
+        self._meta_cache: list[tuple[tuple[Any, ...], str]] = [((), ""), ((), "")]  # per seat: (key, text)
+        self._commitment: tuple[int, str] = (-1, "")  # (deal seed, its commitment): one sha256 per hand
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -203,11 +206,41 @@ class LiveMatch:
             cached = self._last_hand_cache[key] = _dumps(data)
         return cached
 
-    def _parts(self, seat: int) -> tuple[dict[str, Any], dict[str, Any], int]:
-        """The `match` metadata and the VIEW of `seat`, and the number of the last finished hand."""
+    def _commitment_of(self, seed: int) -> str:
+        cached_seed, text = self._commitment
+        if cached_seed != seed:
+            text = seed_commitment(seed)
+            self._commitment = (seed, text)
+        return text
+
+    def _parts(self, seat: int, *, full: bool = True) -> tuple[dict[str, Any], dict[str, Any], int]:
+        """The `match` metadata and the VIEW of `seat`, and the number of the last finished hand.
+
+        With `full=False` the VIEW lacks "rules" and holds "history" as the View's own tuple of
+        (shared, never to be changed) entries: `state_text` encodes those parts from caches.
+        """
         match = self.match
         hand = match.hand
-        view = match.view(seat).to_json()
+        if full:
+            view = match.view(seat).to_json()
+        else:
+            v = match.view(seat)
+            # The same fields as View.to_json, without copying the rules and every history entry.
+            view = {
+                "seat": v.seat,
+                "dealer": v.dealer,
+                "hand_number": v.hand_number,
+                "scores": list(v.scores),
+                "knock_limit": v.knock_limit,
+                "phase": v.phase,
+                "hand": v.hand.to_json(),
+                "discard_pile": [str(c) for c in v.discard_pile],
+                "stock_count": v.stock_count,
+                "opponent_known": v.opponent_known.to_json(),
+                "history": v.history,
+                "legal": [a.to_json() for a in v.legal],
+                "showdown": v.showdown,
+            }
         if self.status != "playing":
             view["legal"] = []  # nothing may be played before the opponent sits down
         if hand.phase == "over":
@@ -222,7 +255,7 @@ class LiveMatch:
             "seat": seat,
             "players": self._players_json(),
             "turn_deadline": self.turn_deadline(),
-            "commitment": seed_commitment(hand.seed),
+            "commitment": self._commitment_of(hand.seed),
             "room_code": self.room_code,
             "rematch_id": self.rematch_id,
         }
@@ -248,7 +281,7 @@ class LiveMatch:
         While a hand is being played an entry never changes for a given seat (a face-down knock
         is revealed only once the hand is over, and then the text is rebuilt in full).
         """
-        entries: list[dict[str, Any]] = view.pop("history")
+        entries: tuple[dict[str, Any], ...] = view.pop("history")
         if view["phase"] == "over":
             return _dumps(entries)
         number, count, text = self._history_cache[seat]
@@ -261,16 +294,28 @@ class LiveMatch:
         self._history_cache[seat] = (number, count, text)
         return f"[{text}]"
 
+    def _meta_text(self, seat: int, meta: dict[str, Any]) -> str:
+        """The `match` object as text without its closing brace; re-encoded only when a field changed."""
+        key = (
+            meta["status"], meta["turn_deadline"], meta["commitment"], meta["room_code"], meta["rematch_id"],
+            *(tuple(p.values()) for p in meta["players"]),
+        )
+        cached_key, text = self._meta_cache[seat]
+        if cached_key != key:
+            text = _dumps(meta)[:-1]
+            self._meta_cache[seat] = (key, text)
+        return text
+
     def state_text(self, seat: int) -> str:
         """`state(seat)` as JSON text, with the parts that rarely change encoded once."""
-        meta, view, last_number = self._parts(seat)
-        del view["rules"]
+        meta, view, last_number = self._parts(seat, full=False)
+        meta_text = self._meta_text(seat, meta)
         history = self._history_text(seat, view)
         result = self.match.result
         rules = self._rules_text
         return "".join((
             '{"type":"state","version":', str(self.version),
-            ',"match":', _dumps(meta)[:-1], ',"rules":', rules,
+            ',"match":', meta_text, ',"rules":', rules,
             '},"view":', _dumps(view)[:-1], ',"rules":', rules, ',"history":', history,
             '},"last_hand":', self._last_hand(seat, last_number) if last_number >= 1 else "null",
             ',"result":', _dumps(result.to_json()) if result is not None else "null",
@@ -399,6 +444,7 @@ class LiveMatch:
             level = info.level if info.kind == "robot" and info.level else STANDIN_LEVEL
             player = robot_player(level, time_budget=self.service.config.robot_time_budget)
             self._players[seat] = player
+            self._quick[seat] = resolve_level(level) in QUICK_LEVELS
         return player
 
     async def _server_move(self, seat: int, version: int) -> None:
@@ -409,7 +455,10 @@ class LiveMatch:
         self._thinking = (seat, version)
         action: Action | None
         try:
-            action = await asyncio.to_thread(player.act, view)
+            if self._quick[seat]:
+                action = player.act(view)
+            else:
+                action = await asyncio.to_thread(player.act, view)
         except Exception:
             log.exception("match %s: robot in seat %d failed to choose", self.id, seat)
             action = None

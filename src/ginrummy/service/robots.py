@@ -7,11 +7,14 @@ import secrets
 
 from ..bots import Player, available_players, make_player
 
-__all__ = ["LEVELS", "robot_player", "resolve_level"]
+__all__ = ["LEVELS", "QUICK_LEVELS", "robot_player", "resolve_level"]
 
 log = logging.getLogger("ginrummy.service")
 
 LEVELS = ("novice", "casual", "skilled", "advanced", "expert")
+# Players that decide in well under a millisecond: they play on the event loop itself, which
+# costs less than handing each decision to a thread and back (the GIL runs one of them anyway).
+QUICK_LEVELS = frozenset({"random", "novice", "casual"})
 _warned: set[str] = set()
 
 

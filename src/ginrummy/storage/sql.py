@@ -22,7 +22,7 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -40,6 +40,7 @@ __all__ = ["SqlStore", "downgrade", "make_engine", "migrate", "normalize_url"]
 log = logging.getLogger("ginrummy.storage")
 
 T = TypeVar("T")
+_compact = json.JSONEncoder(separators=(",", ":")).encode  # one encoder, not a new one per action
 _HERE = Path(__file__).resolve().parent
 
 
@@ -185,6 +186,10 @@ class SqlStore:
         self._pending: list[_Job] = []
         self._started = False
         self._checkpointer: _Checkpointer | None = None
+        # Inline mode keeps its one connection: checking one out of the pool and resetting it
+        # on return cost more than a WAL commit, for every batch.
+        self._conn: sa.Connection | None = None
+        self._events_insert: tuple[str, tuple[str, ...] | None] | None = None
         self.commits = 0  # transactions committed (a batch counts once)
         self.jobs = 0
 
@@ -202,6 +207,7 @@ class SqlStore:
             database = self.engine.url.database
             if self.engine.dialect.name == "sqlite" and database not in (None, "", ":memory:"):
                 self._checkpointer = _Checkpointer(str(database))
+            self._conn = self.engine.connect()
         elif self._thread is None:
             self._thread = threading.Thread(target=self._work, name="ginrummy-db", daemon=True)
             self._thread.start()
@@ -211,6 +217,9 @@ class SqlStore:
         if self._pending:
             self._flush()
         self._started = False
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
         if self._thread is not None:
             self._queue.put(None)
             await asyncio.to_thread(self._thread.join)
@@ -262,7 +271,7 @@ class SqlStore:
     def _run_batch(self, batch: list[_Job]) -> None:
         outcomes: list[tuple[Any, BaseException | None]]
         try:
-            with self.engine.begin() as conn:
+            with self._transaction() as conn:
                 outcomes = []
                 rows: list[dict[str, Any]] = []
                 for job in batch:
@@ -271,11 +280,11 @@ class SqlStore:
                         outcomes.append((None, None))
                         continue
                     if rows:
-                        conn.execute(events.insert(), rows)
+                        self._insert_events(conn, rows)
                         rows = []
                     outcomes.append((job.fn(conn), None))
                 if rows:
-                    conn.execute(events.insert(), rows)
+                    self._insert_events(conn, rows)
             self.commits += 1
         except Exception as exc:
             if len(batch) == 1:
@@ -291,9 +300,45 @@ class SqlStore:
             with contextlib.suppress(RuntimeError):
                 job.loop.call_soon_threadsafe(_settle, job.future, result, error)
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sa.Connection]:
+        """A connection in a transaction that commits on leaving (rolls back on an error)."""
+        conn = self._conn
+        if conn is None:
+            with self.engine.begin() as conn:
+                yield conn
+            return
+        if conn.invalidated or conn.closed:
+            conn = self._conn = self.engine.connect()
+        with conn.begin():
+            yield conn
+
+    def _insert_events(self, conn: sa.Connection, rows: list[dict[str, Any]]) -> None:
+        """Insert events rows with one executemany on the driver's cursor, in `conn`'s transaction.
+
+        The INSERT is compiled once: SQLAlchemy's per-statement work (cache key, execution
+        context, result) cost more than SQLite's own insert, once for every batch.
+        """
+        if self._events_insert is None:
+            compiled = events.insert().compile(dialect=self.engine.dialect, column_keys=list(rows[0]))
+            order = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
+            self._events_insert = (str(compiled), order)
+        sql, order = self._events_insert
+        params: list[Any] = [tuple(row[k] for k in order) for row in rows] if order is not None else rows
+        dbapi = self.engine.dialect.loaded_dbapi
+        cursor = conn.connection.cursor()
+        try:
+            cursor.executemany(sql, params)
+        except dbapi.IntegrityError as exc:
+            raise sa.exc.IntegrityError(sql, None, exc) from exc
+        except dbapi.Error as exc:
+            raise sa.exc.DBAPIError(sql, None, exc) from exc
+        finally:
+            cursor.close()
+
     def _run_alone(self, job: _Job) -> tuple[Any, BaseException | None]:
         try:
-            with self.engine.begin() as conn:
+            with self._transaction() as conn:
                 result = job.fn(conn)
             self.commits += 1
             return result, None
@@ -390,7 +435,7 @@ class SqlStore:
     async def append_event(self, match_id: str, event: EventRow) -> None:
         row = {
             "match_id": match_id, "seq": event.seq, "seat": event.seat,
-            "action": json.dumps(event.action, separators=(",", ":")), "created_at": time.time(),
+            "action": _compact(event.action), "created_at": time.time(),
         }
 
         def job(conn: sa.Connection) -> None:
