@@ -4,10 +4,17 @@ A guest plays a whole match against a robot through the page and opens its repla
 join through a private link and play a hand; the table survives the server being killed; the
 browser's own deadwood and deal-verification code agree with the Python rules engine.
 Screenshots go to `artifacts_dir`.
+
+The tests must hold on a loaded two-core machine, where seconds can pass between two looks at a
+page: anything that arrives asynchronously is waited for (Playwright auto-waiting, wait_for_*), a
+showdown is held on screen by opening its deal verification (as a person reading it does) the
+moment it appears, and counts are compared with the server's own record, not with what a poll
+happened to catch.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -24,17 +31,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from playwright.sync_api import expect
 
 from ginrummy.rules import CardSet, best_arrangement, min_deadwood, parse_cards
 from ginrummy.rules.hand import deal_order
 from ginrummy.rules.match import seed_commitment
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import Browser, BrowserContext, Page, Route, WebSocket
 
 pytestmark = pytest.mark.browser
 
 POINTS = {r: min(i + 1, 10) for i, r in enumerate("A23456789TJQK")}
+# Milliseconds any single wait may take: generous, for a loaded CI machine (it bounds a hang; it is
+# not a speed requirement).
+WAIT = 60_000
 
 
 def free_port() -> int:
@@ -96,16 +107,44 @@ class LiveServer:
                 self.kill()
 
 
+# One look at the table, taken in a single evaluation so that its parts belong together.
 TABLE_STATE = """() => {
   const t = document.querySelector('#table');
   if (!t) return null;
+  const deadwood = document.querySelector('#deadwood-value');
   return {
     phase: t.dataset.phase, status: t.dataset.status, version: t.dataset.version,
     mine: t.classList.contains('my-turn'), pending: t.classList.contains('pending'),
     showdown: !!document.querySelector('#showdown'), end: !!document.querySelector('#end'),
     hand: [...document.querySelectorAll('#hand .card')].map(c => c.dataset.card),
+    deadwood: deadwood ? deadwood.textContent : null,
   };
 }"""
+
+# Test instrumentation added to every page (not part of the client). Each showdown overlay is noted
+# as it appears (its title and scores), and its deal verification is opened at once: the table keeps
+# a showdown whose verification is being read on screen until Continue is pressed, so a test that
+# looks a few seconds late (a loaded machine) still finds it instead of the next deal.
+SHOWDOWN_WATCH = """(() => {
+  const shown = [];
+  Object.defineProperty(window, '__showdowns', { value: shown });
+  const note = (overlay) => {
+    shown.push({
+      title: overlay.querySelector('.sd-title')?.textContent ?? '',
+      scores: [...overlay.querySelectorAll('.sd-score')].map(e => e.dataset.seat + ':' + e.textContent),
+    });
+    const verify = overlay.querySelector('details.verify');
+    if (verify) verify.open = true;
+  };
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) if (node.nodeType === 1 && node.id === 'showdown') note(node);
+    }
+  }).observe(document, { childList: true, subtree: true });
+})();"""
+
+FETCH_JSON = """async (url) => { const r = await fetch(url); if (!r.ok) throw new Error(url + ': ' + r.status);
+  return r.json(); }"""
 
 WAIT_CHANGE = """([v]) => {
   const t = document.querySelector('#table');
@@ -120,8 +159,13 @@ def table_state(page: Page) -> dict[str, Any]:
     return dict(state)
 
 
-def shown_deadwood(page: Page) -> int:
-    return int(page.inner_text("#deadwood-value").replace(".", "").replace(",", "").strip())
+def shown_showdowns(page: Page) -> list[dict[str, Any]]:
+    """Every showdown overlay this page has shown so far (see SHOWDOWN_WATCH)."""
+    return list(page.evaluate("() => window.__showdowns"))
+
+
+def whole_number(text: str) -> int:
+    return int(text.replace(".", "").replace(",", "").strip())
 
 
 def melds_with(hand: list[str], card: str) -> bool:
@@ -153,16 +197,22 @@ class TablePlayer:
             return "end"
         if state["showdown"]:
             self.showdowns += 1
+            overlay = page.wait_for_selector("#showdown")
+            assert overlay is not None
+            # Every finished hand offers its deal verification (SHOWDOWN_WATCH opened it, which holds
+            # the overlay until Continue).
+            expect(page.locator("#showdown details.verify[open]")).to_have_count(1, timeout=WAIT)
             if self.on_showdown:
                 self.on_showdown(self)
             page.click("#showdown-continue")
-            page.wait_for_selector("#showdown", state="detached")
+            # This overlay goes; a hand that ended meanwhile may open the next one at once.
+            page.wait_for_function("(el) => !el.isConnected", arg=overlay)
             return "showdown"
         if not state["mine"] or state["pending"] or state["status"] != "playing":
             return None
         # The deadwood count on the page is the least deadwood of the cards shown.
         cards = parse_cards(" ".join(state["hand"]))
-        assert shown_deadwood(page) == min_deadwood(cards), state["hand"]
+        assert state["deadwood"] is not None and whole_number(state["deadwood"]) == min_deadwood(cards), state
         self.checked_deadwood += 1
         phase = state["phase"]
         if phase == "offer":
@@ -234,10 +284,49 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 def new_context(browser: Browser, base_url: str, *, width: int = 1200, height: int = 900,
                 locale: str = "en-US", phone: bool = False) -> BrowserContext:
-    return browser.new_context(
+    # Reduced motion: no transitions, so cards are where they will stay when the test measures them.
+    context = browser.new_context(
         base_url=base_url, viewport={"width": width, "height": height}, locale=locale,
-        is_mobile=phone, has_touch=phone, device_scale_factor=2 if phone else 1,
+        is_mobile=phone, has_touch=phone, device_scale_factor=2 if phone else 1, reduced_motion="reduce",
     )
+    context.set_default_timeout(WAIT)
+    context.add_init_script(SHOWDOWN_WATCH)
+    return context
+
+
+@dataclass
+class SocketLog:
+    """The state messages a page's WebSockets received, as Playwright saw them on the wire."""
+
+    sockets: int = 0
+    states: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+    def attach(self, page: Page) -> SocketLog:
+        page.on("websocket", self._opened)
+        return self
+
+    def _opened(self, ws: WebSocket) -> None:
+        self.sockets += 1
+        number = self.sockets
+        ws.on("framereceived", lambda payload: self._frame(number, payload))
+
+    def _frame(self, socket_number: int, payload: str | bytes) -> None:
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            return
+        if isinstance(message, dict) and message.get("type") == "state":
+            self.states.append((socket_number, message))
+
+    def first_state_after(self, page: Page, socket_number: int) -> dict[str, Any]:
+        """The first state received by a socket opened after socket `socket_number`."""
+        deadline = time.monotonic() + WAIT / 1000
+        while time.monotonic() < deadline:
+            for number, message in self.states:
+                if number > socket_number:
+                    return message
+            page.wait_for_timeout(50)  # lets Playwright deliver the socket events
+        raise AssertionError(f"no state arrived on a new socket after socket {socket_number}")
 
 
 def watch(page: Page) -> list[str]:
@@ -284,17 +373,19 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
     page = context.new_page()
     errors = watch(page)
     page.goto("/")
+    page.wait_for_selector("#main:not([data-loading])")
     shot(page, artifacts_dir, "home.png")
     page.fill("#name", "Alice")
     page.click("#save-name")
     page.wait_for_selector("#toast.show[data-kind=ok]")
+    expect(page.locator("#name")).to_have_value("Alice", timeout=WAIT)
     page.check("input[name=level][value=novice]")
     page.select_option("#robot-target", "50")
     page.click("#play-robot")
     page.wait_for_url(re.compile(r"/m/[^/?#]+$"))
     match_id = page.url.rsplit("/", 1)[1]
     page.wait_for_selector("#hand .card")
-    assert page.inner_text("#scoreboard .score.mine .score-name") == "You"
+    expect(page.locator("#scoreboard .score.mine .score-name")).to_have_text("You", timeout=WAIT)
 
     taken: dict[str, Path] = {}
 
@@ -303,20 +394,20 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
             return
         card = player.pick_discard()
         page.click(f'#hand [data-card="{card}"]')
-        assert page.get_attribute(f'#hand [data-card="{card}"]', "aria-pressed") == "true"
-        assert page.is_enabled("#discard-button")
+        expect(page.locator(f'#hand [data-card="{card}"]')).to_have_attribute("aria-pressed", "true", timeout=WAIT)
+        expect(page.locator("#discard-button")).to_be_enabled(timeout=WAIT)
         taken["table"] = shot(page, artifacts_dir, "table.png")
         page.click(f'#hand [data-card="{card}"]')  # unselect again
+        expect(page.locator(f'#hand [data-card="{card}"]')).to_have_attribute("aria-pressed", "false", timeout=WAIT)
 
     def on_showdown(player: TablePlayer) -> None:
         if "showdown" in taken:
             return
         page.wait_for_selector("#showdown .sd-title")
-        if page.query_selector("#showdown .verify"):
-            page.click("#showdown .verify summary")
-            # sha256(seed) == commitment, and the commitment is the one published before the deal.
-            page.wait_for_selector("#showdown .verify.ok")
-            assert page.locator("#showdown .checks li.ok").count() == 2
+        # sha256(seed) == commitment, and the commitment is the one published before the deal.
+        page.wait_for_selector("#showdown .verify.ok")
+        expect(page.locator("#showdown .checks li.ok")).to_have_count(2, timeout=WAIT)
+        expect(page.locator("#showdown .checks li.bad")).to_have_count(0, timeout=WAIT)
         taken["showdown"] = shot(page, artifacts_dir, "showdown.png")
 
     def on_knock(player: TablePlayer) -> None:
@@ -332,9 +423,23 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
 
     player = TablePlayer(page, on_showdown=on_showdown, on_discard_phase=on_discard,
                          on_knock=on_knock, on_knock_dialog=on_knock_dialog)
-    play([player], until=lambda: table_state(page)["end"] and not table_state(page)["showdown"])
 
-    assert player.showdowns >= 1 and player.checked_deadwood > 5
+    def match_over() -> bool:
+        state = table_state(page)
+        return bool(state["end"] and not state["showdown"])
+
+    play([player], until=match_over)
+
+    # Counted against the server's record of the match (its length is up to the random deal):
+    # every hand's showdown was shown once and seen by the player, and every move the record holds
+    # for the person's seat was made through the page, after checking the deadwood shown.
+    record = page.evaluate(FETCH_JSON, f"/api/matches/{match_id}/replay")
+    hands = record["hands"]
+    my_steps = sum(1 for hand in hands for step in hand["steps"] if step["seat"] == 0)
+    assert len(hands) == record["result"]["hands_played"] >= 1
+    assert player.showdowns == len(shown_showdowns(page)) == len(hands)
+    assert player.moves == player.checked_deadwood == my_steps >= 1
+    assert "table" in taken and "showdown" in taken
     page.wait_for_selector("#end #rematch")
     mine = int(page.inner_text("#final-mine"))
     theirs = int(page.inner_text("#final-theirs"))
@@ -347,23 +452,26 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
     page.click("#open-replay")
     page.wait_for_url(f"**/replay/{match_id}*")
     page.wait_for_selector("#replay-step")
-    assert page.locator("#hand-select option").count() == player.showdowns
+    expect(page.locator("#hand-select option")).to_have_count(len(hands), timeout=WAIT)
     page.wait_for_selector("#replay-side .verify.ok")
-    assert page.locator("#replay-side .checks li.ok").count() == 2  # hash and deal reproduced from the seed
-    assert page.locator("#replay-board .card.back").count() == 2  # only the stock is face down
+    # The hash and the deal reproduced from the seed.
+    expect(page.locator("#replay-side .checks li.ok")).to_have_count(2, timeout=WAIT)
+    expect(page.locator("#replay-board .card.back")).to_have_count(2, timeout=WAIT)  # only the stock is face down
+    expect(page.locator("#replay-position")).to_contain_text("move 0 of", timeout=WAIT)
     first = page.inner_text("#replay-step")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    assert "move 2 of" in page.inner_text("#replay-position")
-    assert page.inner_text("#replay-step") != first
+    expect(page.locator("#replay-position")).to_contain_text("move 2 of", timeout=WAIT)
+    expect(page.locator("#replay-step")).not_to_have_text(first, timeout=WAIT)
     page.keyboard.press("End")
-    assert page.locator("#replay-board .showdown").count() == 1
+    expect(page.locator("#replay-board .showdown")).to_have_count(1, timeout=WAIT)
     shot(page, artifacts_dir, "replay-showdown.png")
     page.keyboard.press("Home")
     page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-position")).to_contain_text("move 1 of", timeout=WAIT)
     page.select_option("#perspective", "0")
     # From seat 0 the robot's cards are face down (stock backs + its hand).
-    assert page.locator("#replay-board .seat.opponent .card.back").count() >= 7
+    page.wait_for_function("() => document.querySelectorAll('#replay-board .seat.opponent .card.back').length >= 7")
     page.select_option("#perspective", "all")
     shot(page, artifacts_dir, "replay.png")
     page.set_viewport_size({"width": 375, "height": 812})
@@ -375,29 +483,29 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
     # Back at the table the end screen is still there (the showdown is not shown twice): rematch.
     page.go_back()
     page.wait_for_selector("#end #rematch")
-    assert page.query_selector("#showdown") is None
+    assert page.query_selector("#showdown") is None and shown_showdowns(page) == []
     page.click("#rematch")
     page.wait_for_url(lambda url: "/m/" in url and not url.endswith(match_id))
     page.wait_for_selector("#hand .card")
-    assert page.inner_text("#scoreboard .score.mine .score-value") == "0"
+    expect(page.locator("#scoreboard .score.mine .score-value")).to_have_text("0", timeout=WAIT)
 
     # My matches lists it as finished, with a link to this replay, and the rematch in progress.
     page.goto("/matches")
     row = page.locator(f'.match-row[data-id="{match_id}"]')
     row.wait_for()
-    assert row.locator(".result").inner_text() == ("Won" if mine > theirs else "Lost")
-    assert row.locator(f'a[href="/replay/{match_id}"]').count() == 1
-    assert page.locator(".match-row.playing").count() == 1
+    expect(row.locator(".result")).to_have_text("Won" if mine > theirs else "Lost", timeout=WAIT)
+    expect(row.locator(f'a[href="/replay/{match_id}"]')).to_have_count(1, timeout=WAIT)
+    expect(page.locator(".match-row.playing")).to_have_count(1, timeout=WAIT)
     shot(page, artifacts_dir, "matches.png")
 
     # The language switch in the header, remembered by this browser.
     page.select_option("#lang-switch", "vi")
     page.wait_for_function("document.documentElement.lang === 'vi'")
     page.wait_for_selector(".match-row")
-    assert page.inner_text("h1") == "Trận của tôi"
+    expect(page.locator("h1")).to_have_text("Trận của tôi", timeout=WAIT)
     page.goto("/")
     page.wait_for_selector("#main:not([data-loading])")
-    assert page.inner_text("#play-robot") == "Chơi với máy"
+    expect(page.locator("#play-robot")).to_have_text("Chơi với máy", timeout=WAIT)
     assert errors == []
     context.close()
 
@@ -413,12 +521,14 @@ def test_two_friends_play_a_hand_through_a_private_link(
     errors_guest = watch(guest)
     guest.goto("/")
     guest.wait_for_selector("#main:not([data-loading])")
-    assert guest.inner_text("#play-robot") == "Chơi với máy"
+    expect(guest.locator("#play-robot")).to_have_text("Chơi với máy", timeout=WAIT)
     shot(guest, artifacts_dir, "home-phone-vi.png")
     host.goto("/")
+    host.wait_for_selector("#main:not([data-loading])")
     host.fill("#name", "Hana")
     host.click("#save-name")
     host.wait_for_selector("#toast.show[data-kind=ok]")
+    expect(host.locator("#toast")).to_contain_text("Hana", timeout=WAIT)
     host.select_option("#turn-seconds", "120")
     host.click("#create-room")
     host.wait_for_selector("#room-link:not([hidden])")
@@ -426,7 +536,7 @@ def test_two_friends_play_a_hand_through_a_private_link(
     assert re.fullmatch(re.escape(server.url) + r"/r/[A-Za-z0-9]{4,12}", link), link
     host.click("#go-table")
     host.wait_for_selector("#waiting")
-    assert host.input_value("#waiting-link") == link
+    expect(host.locator("#waiting-link")).to_have_value(link, timeout=WAIT)
     shot(host, artifacts_dir, "room-waiting.png")
 
     guest.goto(link)
@@ -438,22 +548,25 @@ def test_two_friends_play_a_hand_through_a_private_link(
 
     # The guest's browser speaks Vietnamese: strings, card names and the opponent's name.
     assert guest.evaluate("document.documentElement.lang") == "vi"
-    assert guest.inner_text("#sort-melds") == "Phỏm"
-    # The name arrives with a later state message than the first cards: wait for it.
-    guest.wait_for_function("document.querySelector('#opponent-name').textContent.trim() === 'Hana'")
+    expect(guest.locator("#sort-melds")).to_have_text("Phỏm", timeout=WAIT)
+    expect(guest.locator("#opponent-name")).to_have_text("Hana", timeout=WAIT)
     label = guest.get_attribute("#hand .card", "aria-label") or ""
     assert re.fullmatch(r"(A|[2-9]|10|J|Q|K) (chuồn|rô|cơ|bích)", label), label
-    # People play with a turn clock: the mover sees it by the status line, the other by the opponent's name.
-    clocks = sorted(host.eval_on_selector_all(".clock", "els => els.map(e => e.id)")
-                    + guest.eval_on_selector_all(".clock", "els => els.map(e => e.id)"))
-    assert clocks == ["my-clock", "their-clock"]
-    assert re.fullmatch(r"[0-2]:\d\d", host.inner_text(".clock"))
+    # People play with a turn clock: the mover sees it by the status line, the other by the opponent's
+    # name. Both pages show the first offer (nobody has moved yet), each from its own side.
+    mover = host if table_state(host)["mine"] else guest
+    other = guest if mover is host else host
+    expect(mover.locator(".clock")).to_have_count(1, timeout=WAIT)
+    expect(mover.locator("#status #my-clock")).to_have_count(1, timeout=WAIT)
+    expect(other.locator(".clock")).to_have_count(1, timeout=WAIT)
+    expect(other.locator("#opponent #their-clock")).to_have_count(1, timeout=WAIT)
+    expect(host.locator(".clock")).to_have_text(re.compile(r"^[0-2]:\d\d$"), timeout=WAIT)
 
     # Four-colour deck, saved in this browser.
     host.check("#four-colour")
     host.reload()
     host.wait_for_selector("#hand .card")
-    assert host.evaluate("document.body.classList.contains('four-colour')")
+    expect(host.locator("body")).to_have_class(re.compile(r"\bfour-colour\b"), timeout=WAIT)
 
     shots: dict[str, Path] = {}
     upcard: dict[str, str] = {}
@@ -470,41 +583,36 @@ def test_two_friends_play_a_hand_through_a_private_link(
         def grab(player: TablePlayer) -> None:
             page.wait_for_selector("#showdown .sd-title")
             shots.setdefault(name, shot(page, artifacts_dir, name))
-            scores = page.eval_on_selector_all("#showdown .sd-score", "els => els.map(e => e.dataset.seat + ':' + e.textContent)")
-            shots.setdefault(name + ".scores", scores)  # type: ignore[arg-type]
         return grab
 
     host_player = TablePlayer(host, on_discard_phase=host_discard, on_showdown=keep("showdown-friend.png", host))
     guest_player = TablePlayer(guest, on_discard_phase=guest_discard, on_showdown=keep("showdown-phone-vi.png", guest))
 
     # The host takes the first upcard when offered: the guest then sees that card in the host's hand.
-    def host_acts_on_offer() -> bool:
-        state = table_state(host)
-        if state["mine"] and state["phase"] == "offer" and not state["pending"]:
-            upcard["card"] = host.get_attribute("#discard .card.top", "data-card") or ""
-            host.click("#take-upcard")
-            host.wait_for_function(WAIT_CHANGE, arg=[state["version"]])
-            return True
-        return False
-
-    for _ in range(400):
-        if host_acts_on_offer() or "card" in upcard:
-            break
-        if guest_player.act() is None:
-            guest.wait_for_timeout(25)
-    assert upcard.get("card"), "the host was never offered the first upcard"
+    # The non-dealer is offered it first; when that is the guest, the guest passes it on.
+    if mover is guest:
+        assert table_state(guest)["phase"] == "offer"
+        assert guest_player.act() == "pass"
+        host_player.wait_turn()
+    state = table_state(host)
+    assert state["mine"] and state["phase"] == "offer" and not state["pending"], state
+    upcard["card"] = host.get_attribute("#discard .card.top", "data-card") or ""
+    host.click("#take-upcard")
+    host.wait_for_function(WAIT_CHANGE, arg=[state["version"]])
+    assert upcard["card"], "the host was offered no upcard"
     guest.wait_for_selector(f'#opponent-known [data-card="{upcard["card"]}"]')
 
     play([host_player, guest_player], until=lambda: host_player.showdowns >= 1 and guest_player.showdowns >= 1)
     assert host_player.moves + guest_player.moves >= 3
-    # Both saw the same scores after the hand (seat order, so the same numbers).
-    host_scores = shots["showdown-friend.png.scores"]
-    assert len(host_scores) == 2 and host_scores == shots["showdown-phone-vi.png.scores"]  # type: ignore[comparison-overlap]
+    # Both were shown the hand's showdown once, with the same scores (seat order, so the same numbers).
+    host_seen, guest_seen = shown_showdowns(host), shown_showdowns(guest)
+    assert len(host_seen) == len(guest_seen) == 1, (host_seen, guest_seen)
+    assert len(host_seen[0]["scores"]) == 2 and host_seen[0]["scores"] == guest_seen[0]["scores"]
     # A third person with the link finds the room full.
     third_context = new_context(browser, server.url)
     third = third_context.new_page()
     third.goto(link)
-    third.wait_for_function("document.querySelector('#room-message').textContent.includes('full')")
+    expect(third.locator("#room-message")).to_contain_text("full", timeout=WAIT)
     assert "/r/" in third.url
     third_context.close()
 
@@ -516,14 +624,54 @@ def test_two_friends_play_a_hand_through_a_private_link(
     host_context.close()
 
 
+def test_a_name_typed_while_the_home_page_is_still_loading_is_the_one_saved(
+    browser: Browser, server: LiveServer
+) -> None:
+    # The page's first /api/me (which makes the guest) is held back while the person types and saves.
+    context = new_context(browser, server.url)
+    page = context.new_page()
+    held: list[Route] = []
+
+    def hold_first_lookup(route: Route) -> None:
+        if route.request.method == "GET" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/me", hold_first_lookup)
+    page.goto("/")
+    page.wait_for_selector("#levels input")  # the page script runs; its lookup is on its way
+    deadline = time.monotonic() + WAIT / 1000
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(20)  # lets Playwright deliver the intercepted request
+    assert len(held) == 1, "the home page did not look up its guest"
+    page.fill("#name", "Hana")
+    page.click("#save-name")
+    held[0].continue_()
+    page.wait_for_selector("#main:not([data-loading])")
+    page.wait_for_selector("#toast.show[data-kind=ok]")
+    # The answer to the lookup did not replace the typed name, and the save renamed the same guest
+    # (saving before the guest existed would have made a second one, and the cookie would point to
+    # the unnamed one).
+    expect(page.locator("#name")).to_have_value("Hana", timeout=WAIT)
+    page.unroute("**/api/me")
+    assert page.evaluate(FETCH_JSON, "/api/me")["name"] == "Hana"
+    page.reload()
+    page.wait_for_selector("#main:not([data-loading])")
+    expect(page.locator("#name")).to_have_value("Hana", timeout=WAIT)
+    context.close()
+
+
 def test_table_reconnects_after_the_server_is_killed_and_plays_by_keyboard_and_drag(
     browser: Browser, tmp_path: Path, artifacts_dir: Path
 ) -> None:
     live = LiveServer(tmp_path / "data", tmp_path / "server.log").start()
     context = new_context(browser, live.url)
     page = context.new_page()
+    sockets = SocketLog().attach(page)
     try:
         page.goto("/")
+        page.wait_for_selector("#main:not([data-loading])")
         page.check("input[name=level][value=casual]")
         page.click("#play-robot")
         page.wait_for_url(re.compile(r"/m/[^/?#]+$"))
@@ -554,7 +702,7 @@ def test_table_reconnects_after_the_server_is_killed_and_plays_by_keyboard_and_d
             page.keyboard.press("ArrowRight")
             focused = page.evaluate("document.activeElement.dataset.card")
         page.keyboard.press("Enter")
-        assert page.get_attribute(f'#hand [data-card="{focused}"]', "aria-pressed") == "true"
+        expect(page.locator(f'#hand [data-card="{focused}"]')).to_have_attribute("aria-pressed", "true", timeout=WAIT)
         version = table_state(page)["version"]
         page.keyboard.press("d")
         page.wait_for_function(WAIT_CHANGE, arg=[version])
@@ -569,25 +717,36 @@ def test_table_reconnects_after_the_server_is_killed_and_plays_by_keyboard_and_d
         # Reorder: dragging a card within the hand switches to the player's own order.
         order = table_state(page)["hand"]
         drag(page, f'#hand [data-card="{order[0]}"]', f'#hand [data-card="{order[-1]}"]', dx=20)
+        expect(page.locator("#hand")).to_have_attribute("data-sort", "custom", timeout=WAIT)
         new_order = table_state(page)["hand"]
         assert new_order[-1] == order[0] and sorted(new_order) == sorted(order)
-        assert page.get_attribute("#hand", "data-sort") == "custom"
         card = player.pick_discard()
         version = table_state(page)["version"]
         drag(page, f'#hand [data-card="{card}"]', "#discard")
         page.wait_for_function(WAIT_CHANGE, arg=[version])
         page.wait_for_function(f"() => !document.querySelector('#hand [data-card=\"{card}\"]')")
 
-        # Kill the server mid-match; the page says so, then reconnects to the restarted server.
+        # Kill the server mid-match; the page says so, then reconnects to the restarted server, which
+        # rebuilt the match from its log: the same version and hand, and the page shows that state.
         turn_in("draw")
         before = table_state(page)
+        opened = sockets.sockets
         live.kill()
         page.wait_for_selector("#conn:not([hidden])")
         shot(page, artifacts_dir, "reconnecting.png")
         live.start()
-        page.wait_for_selector("#conn", state="hidden", timeout=60_000)
+        page.wait_for_selector("#conn", state="hidden")
+        fresh = sockets.first_state_after(page, opened)
+        assert str(fresh["version"]) == before["version"]
+        assert parse_cards(" ".join(fresh["view"]["hand"])) == parse_cards(" ".join(before["hand"]))
+        page.wait_for_function(
+            """([version, count]) => { const t = document.querySelector('#table');
+              return t.dataset.version === version && document.querySelectorAll('#hand .card').length === count
+                && t.classList.contains('my-turn') && !t.classList.contains('offline'); }""",
+            arg=[before["version"], len(before["hand"])],
+        )
         after = table_state(page)
-        assert sorted(after["hand"]) == sorted(before["hand"]) and after["version"] == before["version"]
+        assert sorted(after["hand"]) == sorted(before["hand"]) and after["phase"] == "draw"
         moves = player.moves
         for _ in range(200):
             if player.moves >= moves + 4 or table_state(page)["end"]:

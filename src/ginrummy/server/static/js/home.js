@@ -47,12 +47,10 @@ function rulesChoice(preset, target) {
 async function setUpName() {
   const input = document.getElementById("name");
   const form = document.getElementById("name-form");
-  try {
-    const me = await api("GET", "/api/me");
-    input.value = me.name;
-  } catch (error) {
-    toast(describeError(error), "error");
-  }
+  // The first request makes this browser's guest. Saving waits for it, so that a name typed while
+  // it is on its way renames that guest (not a second one); and its answer never replaces a name
+  // the person has already typed.
+  const me = api("GET", "/api/me");
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const name = input.value.trim();
@@ -61,13 +59,20 @@ async function setUpName() {
       return;
     }
     try {
-      const me = await api("POST", "/api/me", { name });
-      input.value = me.name;
-      toast(t("home.name_saved", { name: me.name }), "ok");
+      await me.catch(() => null);
+      const saved = await api("POST", "/api/me", { name });
+      input.value = saved.name;
+      toast(t("home.name_saved", { name: saved.name }), "ok");
     } catch (error) {
       toast(describeError(error), "error");
     }
   });
+  try {
+    const { name } = await me;
+    if (!input.value.trim()) input.value = name;
+  } catch (error) {
+    toast(describeError(error), "error");
+  }
 }
 
 function setUpRobot(prefs) {
