@@ -21,6 +21,7 @@ from ginrummy.bots.arena import (
     wilson_interval,
 )
 from ginrummy.cli import _load_commands, app
+from ginrummy.rules import Action, Discard, Draw, View
 
 _load_commands()
 runner = CliRunner()
@@ -99,6 +100,38 @@ def test_run_arena_in_two_workers_gives_the_same_totals() -> None:
     for key in ("a_wins", "hands", "void_hands", "avg_hand_turns"):
         assert one[key] == two[key]
     assert one["stats_a"]["points"] == two["stats_a"]["points"]
+
+
+class _Grabber:
+    """Always takes the upcard and throws its lowest card: two of them never touch the stock."""
+
+    name = "grabber"
+
+    def act(self, view: View) -> Action:
+        for action in view.legal:
+            if action == Draw("discard"):
+                return action
+        discards = [a for a in view.legal if isinstance(a, Discard)]
+        return discards[0] if discards else view.legal[0]
+
+    def observe(self, view: View) -> None:
+        return None
+
+
+def test_a_hand_that_never_ends_is_abandoned_not_hung() -> None:
+    stats = play_match(_Grabber(), _Grabber(), "classic", seed=4)
+    assert stats.winner is None and stats.stalled is not None
+    assert "keep taking each other's discards" in stats.stalled
+    summary = ArenaSummary(a="grabber", b="grabber", rules="classic", seed=4)
+    summary.add(stats)
+    data = summary.to_json()
+    assert data["stalled"] == 1 and data["win_rate"] == 0.5 and data["draws"] == 1
+
+
+def test_levels_do_not_trade_the_same_cards_forever() -> None:
+    # Seed 356 once sent casual and skilled into an endless exchange of fives.
+    stats = play_match("casual", "skilled", "classic", seed=356, a_seat=0)
+    assert stats.stalled is None and stats.winner is not None
 
 
 def test_run_arena_rejects_bad_arguments() -> None:

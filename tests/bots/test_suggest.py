@@ -45,7 +45,7 @@ def test_reason_names_the_meld_an_upcard_makes() -> None:
     view = hand_view("7H 8H 2C 4D 6S 9S JC QD KS AH", "9H")
     hint = suggest(view, "casual")
     assert hint.action == Draw("discard")
-    assert "7♥8♥9♥" in hint.reason
+    assert hint.reason == "take 9♥: it makes 7♥8♥9♥"
 
 
 def test_reason_for_a_discard_mentions_an_open_draw() -> None:
@@ -58,7 +58,17 @@ def test_reason_for_a_knock_gives_the_deadwood_and_the_opponent_estimate() -> No
     view = _discard_view("AC 2C 3C 5D 6D 7D 9H 9S 9C 4H KS")
     hint = suggest(view, "casual")  # type: ignore[arg-type]
     assert isinstance(hint.action, Knock)
-    assert "knock: 4 deadwood" in hint.reason and "opponent likely above" in hint.reason
+    assert "knock with K♠: 4 deadwood" in hint.reason and "opponent likely above" in hint.reason
+    assert "at the first chance" in hint.reason
+
+
+def test_reasons_for_upcards_compare_deadwood() -> None:
+    view = hand_view("7H 8H 2C 3C 4C 6D 7D 8D KS KC", "AS")
+    advanced = suggest(view, "advanced")
+    assert advanced.action == Draw("discard")
+    assert advanced.reason.startswith("take A♠: deadwood 35 → 26; a stock card would leave")
+    casual = suggest(view, "casual")
+    assert casual.reason == "draw from the stock rather than take A♠ (deadwood 35 → 26)"
 
 
 def test_gin_is_called_gin() -> None:

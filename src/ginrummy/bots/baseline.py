@@ -49,20 +49,37 @@ class BaselinePlayer:
             elif isinstance(action, Discard):
                 discards.append(action)
         hand = view.hand.mask
-        options = knocks if knocks else discards
+        options: list[Knock] | list[Discard] = knocks if knocks else discards
+        # Throwing a card lowers the least deadwood by at most its points, so visiting
+        # the cards from the highest down lets most of them be skipped without a search.
+        whole = _min_deadwood_mask(hand)
         best = 1000
         choices: list[Action] = []
-        for action in options:
-            left = _min_deadwood_mask(hand & ~(1 << action.card.index))
+        for action in sorted(options, key=_points_first):
+            card = action.card
+            if whole - card.points > best:
+                break
+            left = _min_deadwood_mask(hand & ~(1 << card.index))
             if left < best:
                 best = left
                 choices = [action]
             elif left == best:
                 choices.append(action)
-        return choices[0] if len(choices) == 1 else self.rng.choice(choices)
+        if len(choices) > 1:
+            choices.sort(key=_by_index)  # the same seed picks the same card whatever the order above
+            return self.rng.choice(choices)
+        return choices[0]
 
     def observe(self, view: View) -> None:
         return None
+
+
+def _points_first(action: Discard | Knock) -> int:
+    return -action.card.points
+
+
+def _by_index(action: Action) -> int:
+    return action.card.index  # type: ignore[union-attr]
 
 
 register_player("baseline", BaselinePlayer)

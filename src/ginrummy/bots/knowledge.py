@@ -22,7 +22,6 @@ Stable API (the levels and the expert import it):
 - `stock_weights(k, probs)`: each unseen card with its chance of being the next stock card.
 - `expected_deadwood_after_draw(hand10, stock)`: least deadwood expected after one stock
   draw and the best discard (one-step lookahead).
-- `OpponentStyle`: what the showdowns of earlier hands say about the opponent's knocking.
 """
 
 from __future__ import annotations
@@ -41,7 +40,6 @@ __all__ = [
     "card_index",
     "deadwood_cards",
     "discard_danger",
-    "OpponentStyle",
     "discard_outcomes",
     "expected_deadwood",
     "expected_deadwood_after_draw",
@@ -522,40 +520,3 @@ def expected_deadwood_after_draw(hand: int, stock: list[tuple[int, float]]) -> f
                 best = d
         total += weight * best
     return total
-
-
-@dataclass(slots=True)
-class OpponentStyle:
-    """The opponent's knocking habits, read from the showdowns of earlier hands.
-
-    ``declined`` counts hands we ended while the opponent's ten cards already allowed a
-    knock it did not take (a player waiting for Gin); ``late_knocks`` counts its knocks
-    with deadwood after its sixth draw (a player that knocks whenever it can).
-    """
-
-    declined: int = 0
-    late_knocks: int = 0
-    hands: int = 0
-
-    def observe(self, view: View) -> None:
-        """Update from a finished hand's view (phase ``over``)."""
-        sd = view.showdown
-        if not sd or sd.get("knocker") is None or "hands" not in sd:
-            return
-        self.hands += 1
-        me = view.seat
-        if sd["knocker"] == me:
-            opponent = 0
-            for text in sd["hands"][1 - me]:
-                opponent |= 1 << _INDEX[text]
-            if _min_deadwood_mask(opponent) <= view.knock_limit:
-                self.declined += 1
-        elif sd.get("outcome") not in ("gin", "big_gin"):
-            draws = sum(1 for h in view.history if h["seat"] != me and h["action"]["type"] == "draw")
-            if draws >= 6:
-                self.late_knocks += 1
-
-    @property
-    def waits_for_gin(self) -> bool:
-        """True when the opponent has more often passed up a knock than knocked late."""
-        return self.declined > self.late_knocks

@@ -7,19 +7,20 @@ Each level is its own strategy, and each adds what a stronger human player knows
   too long), never looks at the opponent, and waits for a small deadwood before knocking.
 - `casual` is a deadwood minimiser: it throws the card that leaves the least deadwood,
   breaking ties by simple meld potential (keep pairs and suited neighbours), takes the
-  upcard only to finish a meld, and knocks at the first chance.
+  upcard to finish a meld or to pair one of its loose cards (collecting pairs, which
+  shows a watching opponent what to hold back), and knocks at the first chance.
 - `skilled` adds card tracking: a two-card draw is worth what its live outs (not in the
   discard pile, not in the opponent's hand) are likely to bring, so it trades a little
   deadwood for good draws; it avoids throwing cards that meld with what the opponent
   picked up; and it knows late knocks get undercut: it knocks at once during its first
-  three turns, then only with less and less deadwood (8, 6, 4, then 2).
+  four turns, later only with 5 deadwood or less.
 - `advanced` infers the opponent's hand from what it took, refused and threw, and
   prices each discard by the chance it completes an opponent meld; compares taking a
   non-meld upcard with the expected result of a stock draw; judges knocking against
-  playing on: it knocks freely during its first four turns, after that it plays for Gin
-  (undercutting players who knock late), unless the earlier showdowns show an opponent
-  that waits for Gin too, when it knocks with two deadwood or less; and it knocks with
-  the card that leaves the least deadwood plus expected layoffs.
+  playing on for Gin: it knocks freely during its first four turns; during the next two
+  it still cashes in a hand of 4 or more deadwood (too high to undercut a knock), while a
+  lower hand plays on for Gin or the undercut; after that it only goes Gin. It knocks
+  with the card that leaves the least deadwood plus expected layoffs.
 
 All levels see only their view; every decision returns a `Decision` (action and a
 short reason) so `suggest` can explain it.
@@ -41,13 +42,11 @@ from .knowledge import (
     RANK_OF,
     SUIT_BITS,
     Knowledge,
-    OpponentStyle,
     bit_indices,
     deadwood_cards,
     discard_danger,
     expected_deadwood,
     expected_deadwood_after_draw,
-    expected_opponent_deadwood,
     forms_meld,
     layoff_exposure,
     mask_points,
@@ -62,7 +61,11 @@ __all__ = ["AdvancedPlayer", "CasualPlayer", "Decision", "LevelPlayer", "NoviceP
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """An action with the short human reason for it."""
+    """An action and what this level weighed to choose it (may be empty).
+
+    `suggest` puts the plain facts first (the meld an upcard makes, the deadwood left,
+    the draws kept) and adds this reason after them.
+    """
 
     action: Action
     reason: str
@@ -101,7 +104,7 @@ class LevelPlayer:
             return self.draw(view)
         for action in legal:
             if isinstance(action, BigGin):
-                return Decision(action, "Big Gin: all eleven cards are melded")
+                return Decision(action, "")
         return self.discard(view)
 
     # Levels override these two.
@@ -133,9 +136,21 @@ class LevelPlayer:
 
 
 def _upcard(view: View) -> int:
+    """The upcard this player may consider taking, or -1.
+
+    A card it already took or threw earlier in this hand is never taken again: two
+    players who keep taking each other's discards would otherwise trade the same cards
+    forever while the stock never shrinks.
+    """
     if DRAW_DISCARD not in view.legal or not view.discard_pile:
         return -1
-    return view.discard_pile[-1].index
+    up = view.discard_pile[-1]
+    text = str(up)
+    seat = view.seat
+    for entry in view.history:
+        if entry["seat"] == seat and (entry.get("card") == text or entry["action"].get("card") == text):
+            return -1
+    return up.index
 
 
 def _connections(card: int, hand: int) -> int:
@@ -163,8 +178,8 @@ class NovicePlayer(LevelPlayer):
         up = _upcard(view)
         hand = view.hand.mask
         if up >= 0 and forms_meld(up, hand):
-            return Decision(DRAW_DISCARD, f"take {pretty(up)}: it makes a meld")
-        return self._refuse(view, "nothing to make with the upcard; draw from the stock")
+            return Decision(DRAW_DISCARD, "")
+        return self._refuse(view, "")
 
     def discard(self, view: View) -> Decision:
         hand = view.hand.mask
@@ -173,8 +188,7 @@ class NovicePlayer(LevelPlayer):
             best = min(knocks.values())
             if best <= self.knock_at:
                 card = min((c for c, d in knocks.items() if d == best), key=lambda c: CARD_POINTS[c])
-                what = "Gin" if best == 0 else f"knock with {best} deadwood"
-                return Decision(Knock(CARDS[card]), f"{what}")
+                return Decision(Knock(CARDS[card]), "")
         options = self._discardable(view)
         dead = deadwood_cards(hand)
         loose = [c for c in options if dead >> c & 1] or options
@@ -182,7 +196,7 @@ class NovicePlayer(LevelPlayer):
         fewest = min(_connections(c, hand) for c in loose)
         choices = [c for c in loose if _connections(c, hand) == fewest]
         card = choices[0] if len(choices) == 1 else self.rng.choice(choices)
-        return Decision(Discard(CARDS[card]), f"{pretty(card)} does not go with anything")
+        return Decision(Discard(CARDS[card]), "it goes with the fewest cards; points are not counted")
 
 
 # -- casual ------------------------------------------------------------------------
@@ -195,9 +209,13 @@ class CasualPlayer(LevelPlayer):
 
     def draw(self, view: View) -> Decision:
         up = _upcard(view)
-        if up >= 0 and forms_meld(up, view.hand.mask):
-            return Decision(DRAW_DISCARD, f"take {pretty(up)}: it makes a meld")
-        return self._refuse(view, "the upcard makes no meld; draw from the stock")
+        hand = view.hand.mask
+        if up >= 0 and forms_meld(up, hand):
+            return Decision(DRAW_DISCARD, "")
+        if up >= 0 and deadwood_cards(hand) & RANK_MASK[RANK_OF[up]]:
+            # Collecting pairs feels safe, but it shows a watching opponent what to hold back.
+            return Decision(DRAW_DISCARD, "it pairs a loose card")
+        return self._refuse(view, "")
 
     def discard(self, view: View) -> Decision:
         hand = view.hand.mask
@@ -205,8 +223,7 @@ class CasualPlayer(LevelPlayer):
         if knocks:
             best = min(knocks.values())
             card = max((c for c, d in knocks.items() if d == best), key=lambda c: CARD_POINTS[c])
-            what = "Gin" if best == 0 else f"knock with {best} deadwood at the first chance"
-            return Decision(Knock(CARDS[card]), what)
+            return Decision(Knock(CARDS[card]), "" if best == 0 else "at the first chance")
         best_key: tuple[int, int, int] | None = None
         best_card = -1
         for c in self._discardable(view):
@@ -216,7 +233,7 @@ class CasualPlayer(LevelPlayer):
             key = (-mask_points(dead), len(partial_melds(dead, FULL)), CARD_POINTS[c])
             if best_key is None or key > best_key:
                 best_key, best_card = key, c
-        return Decision(Discard(CARDS[best_card]), f"{pretty(best_card)} leaves the least deadwood")
+        return Decision(Discard(CARDS[best_card]), "")
 
 
 # -- skilled -----------------------------------------------------------------------
@@ -228,9 +245,9 @@ class SkilledPlayer(LevelPlayer):
     name = "skilled"
     horizon = 4.0  # draws a two-card draw has to find its out
     danger_weight = 3.0  # deadwood points per unit chance that a discard melds for the opponent
-    early_turns = 3  # knock with any legal deadwood during this many own draws
-    knock_step = 2  # then the allowed deadwood drops by this much per draw ...
-    knock_floor = 2  # ... down to this
+    early_turns = 4  # knock with any legal deadwood during this many own draws
+    knock_step = 10  # then the allowed deadwood drops by this much per draw ...
+    knock_floor = 5  # ... down to this
 
     def probabilities(self, k: Knowledge) -> list[float]:
         """Where the unseen cards are: card tracking only, no reading of the opponent."""
@@ -239,8 +256,8 @@ class SkilledPlayer(LevelPlayer):
     def draw(self, view: View) -> Decision:
         up = _upcard(view)
         if up >= 0 and forms_meld(up, view.hand.mask):
-            return Decision(DRAW_DISCARD, f"take {pretty(up)}: it makes a meld")
-        return self._refuse(view, "the upcard makes no meld; draw from the stock")
+            return Decision(DRAW_DISCARD, "")
+        return self._refuse(view, "")
 
     def knock_allowance(self, k: Knowledge) -> int:
         """The most deadwood this player knocks with now."""
@@ -259,10 +276,10 @@ class SkilledPlayer(LevelPlayer):
         card = self.knock_card(hand, knocks, probs)
         dw = knocks[card]
         if dw == 0:
-            return Decision(Knock(CARDS[card]), "Gin")
+            return Decision(Knock(CARDS[card]), "")
         allowed = self.knock_allowance(k)
         if dw <= allowed:
-            return Decision(Knock(CARDS[card]), f"knock with {dw} deadwood (allowed {allowed} at this point)")
+            return Decision(Knock(CARDS[card]), f"{allowed} deadwood is allowed at this point")
         return None
 
     def score_discard(self, hand: int, card: int, k: Knowledge, probs: list[float]) -> float:
@@ -285,10 +302,9 @@ class SkilledPlayer(LevelPlayer):
             if score > best_score + 1e-9 or (abs(score - best_score) <= 1e-9 and CARD_POINTS[c] > CARD_POINTS[best_card]):
                 best_score, best_card = score, c
         danger = discard_danger(best_card, probs)
-        why = f"{pretty(best_card)}: the least deadwood once live draws are counted"
-        why += f", {round(100 * danger)}% it helps the opponent"
+        why = f"{round(100 * danger)}% chance it helps the opponent"
         if knocks:
-            why = f"play on rather than knock with {min(knocks.values())}; " + why
+            why = f"plays on for Gin rather than knock with {min(knocks.values())}; " + why
         return Decision(Discard(CARDS[best_card]), why)
 
 
@@ -299,16 +315,11 @@ class AdvancedPlayer(SkilledPlayer):
     """Opponent inference, one-step upcard lookahead, and knock-or-play-for-Gin judgement."""
 
     name = "advanced"
+    horizon = 3.0  # values draws over a shorter horizon: keeps deadwood low enough to undercut
     danger_weight = 6.0
-    early_turns = 4
-    gin_race_knock = 2  # deadwood it knocks with late against an opponent that waits for Gin
-
-    def __init__(self, *, seed: int | None = None, time_budget: float | None = None) -> None:
-        super().__init__(seed=seed, time_budget=time_budget)
-        self.style = OpponentStyle()
-
-    def observe(self, view: View) -> None:
-        self.style.observe(view)
+    early_turns = 4  # knock with any legal deadwood during its first four draws
+    cash_in_turns = 6  # until its sixth draw it still knocks ...
+    cash_in_deadwood = 4  # ... a hand with this much deadwood or more; lower hands play for Gin
 
     def probabilities(self, k: Knowledge) -> list[float]:
         return opponent_probabilities(k, inference=True)
@@ -319,22 +330,17 @@ class AdvancedPlayer(SkilledPlayer):
         if up < 0:
             return self._refuse(view, "draw from the stock")
         if forms_meld(up, hand):
-            return Decision(DRAW_DISCARD, f"take {pretty(up)}: it makes a meld")
+            return Decision(DRAW_DISCARD, "")
         now = _min_deadwood_mask(hand)
         with_up = hand | 1 << up
         after = min(_min_deadwood_mask(with_up & ~(1 << c)) for c in bit_indices(hand))
         if after >= now or (self.time_budget is not None and self.time_budget < 0.002):
-            return self._refuse(view, f"{pretty(up)} does not lower the deadwood; draw from the stock")
+            return self._refuse(view, "")
         k = track(view)
         expected = expected_deadwood_after_draw(hand, stock_weights(k, self.probabilities(k)))
         if after < expected:
-            return Decision(DRAW_DISCARD, f"take {pretty(up)}: deadwood {after}, a stock card averages {expected:.1f}")
-        return self._refuse(view, f"a stock card averages {expected:.1f} deadwood, {pretty(up)} gives {after}")
-
-    def knock_allowance(self, k: Knowledge) -> int:
-        if k.my_draws <= self.early_turns:
-            return k.knock_limit
-        return self.gin_race_knock if self.style.waits_for_gin else 0
+            return Decision(DRAW_DISCARD, f"a stock card would leave {expected:.1f} on average")
+        return self._refuse(view, f"a stock card leaves {expected:.1f} on average, {pretty(up)} leaves {after}")
 
     def knock_card(self, hand: int, knocks: dict[int, int], probs: list[float]) -> int:
         # Deadwood plus the points the opponent is expected to lay off: blocks layoffs.
@@ -343,15 +349,20 @@ class AdvancedPlayer(SkilledPlayer):
                    key=lambda c: knocks[c] + layoff_exposure(hand & ~(1 << c), probs))
 
     def judge_knock(self, view: View, k: Knowledge, probs: list[float], knocks: dict[int, int]) -> Decision | None:
+        if 0 in knocks.values():
+            gin = max((c for c, d in knocks.items() if d == 0), key=lambda c: CARD_POINTS[c])
+            return Decision(Knock(CARDS[gin]), "")
         hand = view.hand.mask
         card = self.knock_card(hand, knocks, probs)
         dw = knocks[card]
-        if 0 in knocks.values():
-            gin = min(c for c, d in knocks.items() if d == 0)
-            return Decision(Knock(CARDS[gin]), "Gin")
-        if dw <= self.knock_allowance(k):
-            est = expected_opponent_deadwood(k)
-            return Decision(Knock(CARDS[card]), f"knock: {dw} deadwood, opponent likely near {round(est)}")
+        turn = k.my_draws
+        if turn <= self.early_turns:
+            return Decision(Knock(CARDS[card]), "early in the hand a knock rarely gets undercut")
+        if turn <= self.cash_in_turns and dw >= self.cash_in_deadwood:
+            return Decision(
+                Knock(CARDS[card]),
+                f"{dw} deadwood is too much to undercut a knock, so take the points now",
+            )
         return None
 
 

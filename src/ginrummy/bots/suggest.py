@@ -70,11 +70,9 @@ def suggest(view: View, level: str = "expert", *, seed: int = 0, time_budget: fl
     if action not in view.legal:
         raise RuntimeError(f"player {chosen!r} suggested {action}, which is not legal here")  # pragma: no cover
     detail = explain(view, action)
-    if not reason:
-        reason = detail
-    elif detail and detail not in reason:
-        reason = f"{reason}; {detail}"
-    return Suggestion(action, reason, chosen)
+    if reason and reason not in detail:
+        detail = f"{detail}; {reason}"
+    return Suggestion(action, detail, chosen)
 
 
 def _pretty(cards: int) -> str:
@@ -124,19 +122,24 @@ def explain(view: View, action: Action) -> str:
     k = track(view)
     up = view.discard_pile[-1].index if view.discard_pile else -1
     if isinstance(action, Pass) or (isinstance(action, Draw) and action.source == "stock"):
-        if up >= 0:
-            now = _min_deadwood_mask(hand)
-            return f"{CARDS[up].pretty} does not improve your hand (deadwood {now})"
-        return "draw from the stock"
+        verb = "pass" if isinstance(action, Pass) else "draw from the stock"
+        if up < 0:
+            return verb
+        now = _min_deadwood_mask(hand)
+        with_up = hand | 1 << up
+        after = min(_min_deadwood_mask(with_up & ~(1 << c)) for c in bit_indices(hand))
+        if after < now:
+            return f"{verb} rather than take {CARDS[up].pretty} (deadwood {now} → {after})"
+        return f"{verb}: {CARDS[up].pretty} does not help your hand (deadwood {now})"
     if isinstance(action, Draw):
         if up < 0:
             return "take the upcard"
         if forms_meld(up, hand):
-            return f"{CARDS[up].pretty} makes {_meld_with(up, hand)}"
+            return f"take {CARDS[up].pretty}: it makes {_meld_with(up, hand)}"
         now = _min_deadwood_mask(hand)
         with_up = hand | 1 << up
         after = min(_min_deadwood_mask(with_up & ~(1 << c)) for c in bit_indices(hand))
-        return f"{CARDS[up].pretty} cuts your deadwood from {now} to {after}"
+        return f"take {CARDS[up].pretty}: deadwood {now} → {after}"
     if isinstance(action, BigGin):
         return "all eleven cards are melded"
     if isinstance(action, Knock):
@@ -145,7 +148,7 @@ def explain(view: View, action: Action) -> str:
         if left == 0:
             return f"Gin: throw {CARDS[card].pretty} and every card is melded"
         est = _opponent_estimate(k)
-        return f"knock: {left} deadwood, opponent likely above {est}"
+        return f"knock with {CARDS[card].pretty}: {left} deadwood, opponent likely above {est}"
     if isinstance(action, Discard):
         card = action.card.index
         rest = hand & ~(1 << card)

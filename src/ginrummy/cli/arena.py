@@ -121,11 +121,14 @@ def arena(
             out = results[0].to_json()
         sys.stdout.write(json.dumps(out) + "\n")
         return
-    for summary in results:
-        console.print(_summary_table(summary))
-        _print_forfeits(console, summary)
     if round_robin:
+        console.print(_pairs_table(results))
+        for summary in results:
+            _print_forfeits(console, summary)
         console.print(_cross_table(specs, results))
+        return
+    console.print(_summary_table(results[0]))
+    _print_forfeits(console, results[0])
 
 
 def _cross(specs: list[PlayerSpec], results: list[ArenaSummary]) -> dict[str, dict[str, float | None]]:
@@ -151,6 +154,30 @@ def _cross_table(specs: list[PlayerSpec], results: list[ArenaSummary]) -> Table:
         rates = [v for v in row.values() if v is not None]
         cells = ["-" if row[o.label] is None else f"{row[o.label]:.3f}" for o in specs]
         table.add_row(s.label, *cells, f"{sum(rates) / len(rates):.3f}" if rates else "-")
+    return table
+
+
+def _pairs_table(results: list[ArenaSummary]) -> Table:
+    """One line per pairing: the figures of `_summary_table`, side a first."""
+    table = Table(title="Round robin: every pairing")
+    for name in ("a vs b", "matches", "a wins (95% CI)", "Elo", "points/hand", "Gin %", "undercut %",
+                 "hand turns", "forfeits"):
+        table.add_column(name, justify="left" if name == "a vs b" else "right")
+    for r in results:
+        d = r.to_json()
+        sa, sb = d["stats_a"], d["stats_b"]
+        lo, hi = d["ci95"]
+        table.add_row(
+            f"{r.a} vs {r.b}",
+            str(r.matches),
+            f"{d['win_rate']:.1%} [{lo:.1%}, {hi:.1%}]",
+            f"{d['elo_diff']:+.0f}",
+            f"{sa['points_per_hand']:.1f} / {sb['points_per_hand']:.1f}",
+            f"{sa['gin_pct']:.1f} / {sb['gin_pct']:.1f}",
+            f"{sa['undercut_pct']:.1f} / {sb['undercut_pct']:.1f}",
+            f"{d['avg_hand_turns']:.1f}",
+            str(d["forfeits"]),
+        )
     return table
 
 
@@ -189,6 +216,10 @@ def _summary_table(summary: ArenaSummary) -> Table:
 
 
 def _print_forfeits(console: Console, summary: ArenaSummary) -> None:
+    if summary.stalled:
+        console.print(f"[yellow]stalled (counted as drawn):[/yellow] {summary.stalled} matches")
+        for reason in summary.stalled_reasons[:3]:
+            console.print(f"  {reason}")
     if not any(summary.forfeits):
         return
     console.print(
