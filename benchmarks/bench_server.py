@@ -273,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
             "GINRUMMY_DATA_DIR": tmp,
             "GINRUMMY_ROBOT_DELAY": "0",
             "GINRUMMY_RATE_LIMIT": "1000/1000",
+            "GINRUMMY_HTTP_RATE_LIMIT": "0",
             "GINRUMMY_SQLITE_SYNC": args.sync,
             "GINRUMMY_LOG_LEVEL": "warning",
         }

@@ -33,6 +33,7 @@ def test_settings(tmp_path: Path, **changes: Any) -> Settings:
         turn_seconds=None,
         rate_per_second=1000.0,
         rate_burst=1000,
+        http_per_minute=0.0,
     )
     return dataclasses.replace(base, **changes)
 

@@ -72,6 +72,7 @@ class LiveServer:
         env.update({
             "GINRUMMY_DATA_DIR": str(self.data_dir),
             "GINRUMMY_ROBOT_DELAY": "0",
+            "GINRUMMY_HTTP_RATE_LIMIT": "0",
             "GINRUMMY_LOG_LEVEL": "warning",
         })
         log = self.log_path.open("ab")
@@ -409,6 +410,13 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
         expect(page.locator("#showdown .checks li.ok")).to_have_count(2, timeout=WAIT)
         expect(page.locator("#showdown .checks li.bad")).to_have_count(0, timeout=WAIT)
         taken["showdown"] = shot(page, artifacts_dir, "showdown.png")
+        if page.locator("#showdown-hold").count():
+            # "Wait for me" stops the countdown and is remembered; unticking starts it again.
+            page.check("#showdown-hold")
+            expect(page.locator("#showdown-countdown")).to_have_text("Waiting until you continue", timeout=WAIT)
+            assert page.evaluate("() => localStorage.getItem('gr-showdown-hold')") == "1"
+            page.uncheck("#showdown-hold")
+            expect(page.locator("#showdown-countdown")).to_contain_text("Next deal in", timeout=WAIT)
 
     def on_knock(player: TablePlayer) -> None:
         # The Knock button is lit and names Gin at zero deadwood.

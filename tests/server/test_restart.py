@@ -44,6 +44,7 @@ def serve(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
         "GINRUMMY_DATA_DIR": str(data_dir),
         "GINRUMMY_ROBOT_DELAY": "0",
         "GINRUMMY_RATE_LIMIT": "1000/1000",
+        "GINRUMMY_HTTP_RATE_LIMIT": "0",
         "GINRUMMY_TURN_SECONDS": "0",
     }
     env.pop("DATABASE_URL", None)

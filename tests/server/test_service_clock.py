@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -208,3 +209,37 @@ def test_idle_matches_are_unloaded_and_come_back_from_the_log(tmp_path: Path) ->
         assert again.version == live.version and again.state(0)["view"] == live.state(0)["view"]
 
     with_service(tmp_path, body, idle_seconds=0.2)
+
+
+def test_a_restart_rebuilds_recent_matches_at_once_and_old_ones_when_opened(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r.sqlite3'}"
+
+    async def main() -> None:
+        first = GameService(SqlStore(url), ServiceConfig(robot_delay=0.0), secret="s" * 32)
+        await first.start()
+        guest = await first.new_guest()
+        match_id = await first.create_robot_match(guest, "casual", "classic")
+        live = await first.get_live(match_id)
+        assert live is not None
+        for _ in range(100):  # the robot may move first
+            if live.match.to_act == 0:
+                break
+            await asyncio.sleep(0.05)
+        view = live.match.view(0)
+        await live.act(0, view.legal[0].to_json(), live.version)
+        version = live.version
+        await first.close()
+
+        for hours_later, loaded_at_start in ((0.0, True), (2.0, False)):
+            later = time.time() + hours_later * 3600
+            service = GameService(SqlStore(url), ServiceConfig(robot_delay=0.0), secret="s" * 32,
+                                  clock=lambda later=later: later)
+            await service.start()
+            try:
+                assert (match_id in service.live) is loaded_at_start
+                again = await service.get_live(match_id)
+                assert again is not None and again.version >= version  # nothing lost either way
+            finally:
+                await service.close()
+
+    asyncio.run(main())

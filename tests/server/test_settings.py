@@ -17,6 +17,7 @@ def test_defaults_use_an_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
     assert settings.grace_seconds == 30 and (settings.rate_per_second, settings.rate_burst) == (20, 40)
     assert settings.max_message == 4096 and settings.sqlite_synchronous == "NORMAL"
     assert settings.allowed_origins == () and not settings.cookie_secure
+    assert (settings.http_per_minute, settings.http_burst) == (60, 120)
 
 
 def test_every_variable_is_read() -> None:
@@ -28,6 +29,7 @@ def test_every_variable_is_read() -> None:
         "GINRUMMY_TURN_SECONDS": "0",
         "GINRUMMY_GRACE_SECONDS": "12.5",
         "GINRUMMY_RATE_LIMIT": "5/9",
+        "GINRUMMY_HTTP_RATE_LIMIT": "30/7",
         "GINRUMMY_MAX_MESSAGE": "8192",
         "GINRUMMY_SQLITE_SYNC": "full",
         "GINRUMMY_COOKIE_SECURE": "1",
@@ -39,7 +41,8 @@ def test_every_variable_is_read() -> None:
     assert settings.grace_seconds == 12.5 and (settings.rate_per_second, settings.rate_burst) == (5, 9)
     assert settings.max_message == 8192 and settings.sqlite_synchronous == "FULL" and settings.cookie_secure
     assert settings.allowed_origins == ("https://cards.example", "http://localhost:8000")
-    assert settings.log_level == "debug"
+    assert settings.log_level == "debug" and (settings.http_per_minute, settings.http_burst) == (30, 7)
+    assert Settings.from_env({"DATABASE_URL": "sqlite://", "GINRUMMY_HTTP_RATE_LIMIT": "0"}).http_per_minute == 0
 
 
 @pytest.mark.parametrize(("name", "value", "words"), [
@@ -49,6 +52,8 @@ def test_every_variable_is_read() -> None:
     ("GINRUMMY_RATE_LIMIT", "fast", "20/40"),
     ("GINRUMMY_RATE_LIMIT", "0/5", "positive"),
     ("GINRUMMY_SQLITE_SYNC", "sometimes", "NORMAL"),
+    ("GINRUMMY_HTTP_RATE_LIMIT", "lots", "60/120"),
+    ("GINRUMMY_HTTP_RATE_LIMIT", "-5/10", "positive"),
     ("GINRUMMY_MAX_MESSAGE", "10", "at least"),
 ])
 def test_bad_values_are_refused_with_the_variable_named(name: str, value: str, words: str) -> None:

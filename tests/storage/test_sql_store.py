@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -168,6 +169,24 @@ def test_the_database_refuses_to_edit_or_delete_events(db_url: str) -> None:
             assert conn.execute(sa.text("SELECT seat FROM events")).scalars().all() == [0]
     finally:
         engine.dispose()
+
+
+def test_live_matches_since_a_time_are_those_created_or_played_since(db_url: str) -> None:
+    now = time.time()
+
+    async def body(store: SqlStore) -> tuple[set[str], set[str]]:
+        await _with_guests(store, "g1")
+        await store.create_match(a_match("fresh", created=now))
+        await store.create_match(a_match("stale", created=1.0))
+        await store.create_match(a_match("played", created=1.0))
+        await store.append_event("played", EventRow(1, 0, {"type": "pass"}))  # stored with the time now
+        await store.create_match(a_match("done", created=now, status="over"))
+        recent = {r.id for r in await store.live_matches(active_since=now - 60)}
+        return recent, {r.id for r in await store.live_matches()}
+
+    recent, every = run(db_url, body)
+    assert recent == {"fresh", "played"}
+    assert every == {"fresh", "stale", "played"}
 
 
 def test_finish_rematch_and_listings(db_url: str) -> None:

@@ -18,8 +18,9 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..service import GameService, GuestRow, ServiceConfig, ServiceError, Store
+from ..service import GameService, GuestRow, NotFound, RateLimited, ServiceConfig, ServiceError, Store
 from ..storage import SqlStore
+from .limits import AddressLimiter
 from .settings import Settings
 from .ws import match_socket
 
@@ -116,6 +117,8 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     app = FastAPI(title="ginrummy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.settings = settings
+    limiter = AddressLimiter(settings.http_per_minute, settings.http_burst)
+    app.state.http_limiter = limiter
 
     # -- errors ------------------------------------------------------------------
 
@@ -127,7 +130,10 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> Response:
-        return _with_cookie(request, _error(exc.status, exc.code, exc.message))
+        response = _error(exc.status, exc.code, exc.message)
+        if isinstance(exc, RateLimited):
+            response.headers["Retry-After"] = str(max(1, int(exc.retry_after)))
+        return _with_cookie(request, response)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> Response:
@@ -150,11 +156,19 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         service: GameService = request.app.state.service
         return service
 
+    def _address(request: Request) -> str:
+        return request.client.host if request.client is not None else "unknown"
+
+    def _spend(request: Request, cost: float = 1.0) -> None:
+        """Count a call that creates or changes something against the caller's address."""
+        limiter.spend(_address(request), cost)
+
     async def _guest(request: Request, response: Response) -> GuestRow:
         """The caller's guest; a missing, forged or unknown cookie gets a new guest and cookie."""
         service = _service(request)
         guest = await service.guest(service.guest_of_cookie(request.cookies.get(COOKIE)))
         if guest is None:
+            _spend(request)
             guest = await service.new_guest()
             cookie = service.cookie_for(guest.id)
             request.state.new_cookie = cookie
@@ -170,6 +184,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     @app.post("/api/me")
     async def post_me(request: Request, response: Response) -> dict[str, Any]:
+        _spend(request)
         guest = await _guest(request, response)
         body = await _json_body(request)
         if "name" not in body:
@@ -179,6 +194,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     @app.post("/api/matches")
     async def post_matches(request: Request, response: Response) -> dict[str, Any]:
+        _spend(request)
         guest = await _guest(request, response)
         body = await _json_body(request)
         match_id = await _service(request).create_robot_match(guest, body.get("level"), body.get("rules"))
@@ -191,6 +207,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     @app.post("/api/rooms")
     async def post_rooms(request: Request, response: Response) -> dict[str, Any]:
+        _spend(request)
         guest = await _guest(request, response)
         body = await _json_body(request)
         code, match_id = await _service(request).create_room(
@@ -200,8 +217,13 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     @app.post("/api/rooms/{code}/join")
     async def join_room(code: str, request: Request, response: Response) -> dict[str, Any]:
+        _spend(request)
         guest = await _guest(request, response)
-        match_id = await _service(request).join_room(guest, code)
+        try:
+            match_id = await _service(request).join_room(guest, code)
+        except NotFound:
+            limiter.charge(_address(request), 4)  # a wrong code costs five: codes cannot be guessed at speed
+            raise
         return {"match_id": match_id, "url": f"/m/{match_id}"}
 
     @app.get("/api/matches/{match_id}/replay")
@@ -210,6 +232,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     @app.post("/api/matches/{match_id}/rematch")
     async def post_rematch(match_id: str, request: Request, response: Response) -> dict[str, Any]:
+        _spend(request)
         guest = await _guest(request, response)
         rematch_id = await _service(request).rematch(guest, match_id)
         return {"match_id": rematch_id, "url": f"/m/{rematch_id}"}

@@ -17,6 +17,10 @@ Environment variables (all optional):
   (``casual``) plays its moves until it comes back (default 30).
 - ``GINRUMMY_RATE_LIMIT``: WebSocket messages per second and burst per connection, ``RATE/BURST``
   (default ``20/40``).
+- ``GINRUMMY_HTTP_RATE_LIMIT``: HTTP calls that create or change something (new guests, matches,
+  rooms, joins, renames, rematches) per client address, ``PER_MINUTE/BURST`` (default ``60/120``;
+  ``0`` = no limit). A failed room join counts five. Behind a reverse proxy, run Uvicorn with
+  ``--forwarded-allow-ips`` so the client's own address is seen.
 - ``GINRUMMY_MAX_MESSAGE``: largest WebSocket message accepted, in bytes (default 4096).
 - ``GINRUMMY_SQLITE_SYNC``: SQLite ``synchronous`` mode: ``NORMAL`` (default; every committed
   action survives the process being killed) or ``FULL`` (also survives power loss; slower).
@@ -54,6 +58,22 @@ def _float(env: Mapping[str, str], name: str, default: float, minimum: float = 0
     return value
 
 
+def _http_limit(text: str) -> tuple[float, int]:
+    """``PER_MINUTE/BURST`` (or ``0``, no limit) as (per minute, burst)."""
+    per_s, _, burst_s = text.partition("/")
+    try:
+        per_minute = float(per_s)
+        burst = int(burst_s) if burst_s else max(1, int(per_minute * 2))
+    except ValueError:
+        raise SettingsError(
+            f"GINRUMMY_HTTP_RATE_LIMIT must look like 60/120 (per minute/burst) or 0, got {text!r}") from None
+    if per_minute == 0 and not burst_s:
+        return 0.0, 1
+    if not per_minute > 0 or burst < 1:
+        raise SettingsError(f"GINRUMMY_HTTP_RATE_LIMIT must be positive (or 0 for no limit), got {text!r}")
+    return per_minute, burst
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the app factory needs; `Settings.from_env()` reads the variables above."""
@@ -66,6 +86,8 @@ class Settings:
     grace_seconds: float = 30.0
     rate_per_second: float = 20.0
     rate_burst: int = 40
+    http_per_minute: float = 60.0
+    http_burst: int = 120
     max_message: int = 4096
     sqlite_synchronous: str = "NORMAL"
     cookie_secure: bool = False
@@ -94,6 +116,7 @@ class Settings:
             raise SettingsError(f"GINRUMMY_RATE_LIMIT must look like 20/40 (per second/burst), got {rate_text!r}") from None
         if rate <= 0 or burst < 1:
             raise SettingsError(f"GINRUMMY_RATE_LIMIT must be positive, got {rate_text!r}")
+        http_per_minute, http_burst = _http_limit(env.get("GINRUMMY_HTTP_RATE_LIMIT", "").strip() or "60/120")
         budget = env.get("GINRUMMY_ROBOT_BUDGET", "").strip()
         max_message = int(_float(env, "GINRUMMY_MAX_MESSAGE", 4096, minimum=256))
         sync = env.get("GINRUMMY_SQLITE_SYNC", "").strip().upper() or "NORMAL"
@@ -108,6 +131,8 @@ class Settings:
             grace_seconds=_float(env, "GINRUMMY_GRACE_SECONDS", 30.0),
             rate_per_second=rate,
             rate_burst=burst,
+            http_per_minute=http_per_minute,
+            http_burst=http_burst,
             max_message=max_message,
             sqlite_synchronous=sync,
             cookie_secure=env.get("GINRUMMY_COOKIE_SECURE", "").strip().lower() in ("1", "true", "yes"),

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from starlette.websockets import WebSocket, WebSocketState
 
 from ..service import GameService, error_message
+from .limits import TokenBucket
 
 __all__ = ["SocketConnection", "TokenBucket", "match_socket"]
 
@@ -23,25 +24,6 @@ COOKIE = "gr_guest"
 OUTBOX_LIMIT = 256  # queued messages a client may fall behind before it is dropped (it reconnects)
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
-
-
-class TokenBucket:
-    """`rate` messages per second on average, `burst` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 class SocketConnection:

@@ -1,6 +1,6 @@
 """Use cases of the web platform: guests, rooms, live matches, replays (storage behind a port)."""
 
-from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull, ServiceError
+from .errors import BadRequest, Forbidden, NotFinished, NotFound, RateLimited, RoomFull, ServiceError
 from .live import Connection, LiveMatch, SeatInfo, error_message
 from .platform import GameService, ServiceConfig, parse_rules
 from .ports import EventRow, GuestRow, MatchRow, SeatRow, Store, StoreError
@@ -8,7 +8,7 @@ from .robots import LEVELS, resolve_level, robot_player
 
 __all__ = [
     "BadRequest", "Connection", "EventRow", "Forbidden", "GameService", "GuestRow", "LEVELS",
-    "LiveMatch", "MatchRow", "NotFinished", "NotFound", "RoomFull", "SeatInfo", "SeatRow",
+    "LiveMatch", "MatchRow", "NotFinished", "NotFound", "RateLimited", "RoomFull", "SeatInfo", "SeatRow",
     "ServiceConfig", "ServiceError", "Store", "StoreError", "error_message", "parse_rules",
     "resolve_level", "robot_player",
 ]

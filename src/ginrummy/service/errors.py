@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["BadRequest", "Forbidden", "NotFinished", "NotFound", "RoomFull", "ServiceError"]
+__all__ = ["BadRequest", "Forbidden", "NotFinished", "NotFound", "RateLimited", "RoomFull", "ServiceError"]
 
 
 class ServiceError(Exception):
@@ -39,3 +39,14 @@ class RoomFull(ServiceError):
 class NotFinished(ServiceError):
     code = "not_finished"
     status = 409
+
+
+class RateLimited(ServiceError):
+    """Too many requests from one address; `retry_after` seconds until the next is accepted."""
+
+    code = "rate_limited"
+    status = 429
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -48,6 +48,9 @@ class ServiceConfig:
     robot_time_budget: float | None = None
     min_turn_seconds: float = 10.0  # a room's clock can be no shorter (tests shorten it)
     idle_seconds: float = 600.0  # a match nobody watches and nothing is due in is unloaded after this
+    #: At start, matches played within this many seconds are rebuilt at once (their players are
+    #: about to reconnect); older unfinished ones are rebuilt when someone opens them.
+    restore_seconds: float = 3600.0
 
 
 def parse_rules(value: Any) -> Rules:
@@ -114,12 +117,17 @@ class GameService:
     # -- lifecycle -------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start the store, settle the secret, and rebuild every unfinished match from its log."""
+        """Start the store, settle the secret, and rebuild the recently played matches from their logs.
+
+        Unfinished matches untouched for `restore_seconds` (a player who left a robot match, a
+        room both players left) are not rebuilt now: nothing is due in them until somebody opens
+        one, and then `get_live` rebuilds it. A restart stays quick however many there are.
+        """
         await self.store.start()
         if self._secret is None:
             # Generated once and kept in the database, so cookies survive restarts.
             self._secret = await self.store.get_or_create_setting("secret", new_secret())
-        rows = await self.store.live_matches()
+        rows = await self.store.live_matches(active_since=self.clock() - self.config.restore_seconds)
         for row in rows:
             try:
                 await self._load(row)

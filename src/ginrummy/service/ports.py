@@ -108,8 +108,8 @@ class Store(Protocol):
         """Create `rematch` and link it, unless a rematch exists already; returns the rematch's id."""
         ...
 
-    async def live_matches(self) -> list[MatchRow]:
-        """Every match not over yet."""
+    async def live_matches(self, active_since: float | None = None) -> list[MatchRow]:
+        """Every match not over yet; with `active_since`, only those created or played since then."""
         ...
 
     async def matches_of(self, guest_id: str, limit: int = 100) -> list[MatchRow]:

@@ -479,8 +479,12 @@ class SqlStore:
 
         return await self._run(job)
 
-    async def live_matches(self) -> list[MatchRow]:
-        return await self._run(lambda conn: _load_matches(conn, matches.c.status != "over"))
+    async def live_matches(self, active_since: float | None = None) -> list[MatchRow]:
+        where = matches.c.status != "over"
+        if active_since is not None:
+            played = sa.exists().where(events.c.match_id == matches.c.id, events.c.created_at >= active_since)
+            where = sa.and_(where, sa.or_(matches.c.created_at >= active_since, played))
+        return await self._run(lambda conn: _load_matches(conn, where))
 
     async def matches_of(self, guest_id: str, limit: int = 100) -> list[MatchRow]:
         def job(conn: sa.Connection) -> list[MatchRow]:

@@ -7,6 +7,7 @@ import { showdownPanel } from "./showdown.js";
 import { ask, copyText, h, startPage, toast } from "./ui.js";
 
 const SHOWDOWN_SECONDS = 8;
+const HOLD_KEY = "gr-showdown-hold"; // "1": showdowns stay open until Continue is pressed
 const SORT_MODES = ["melds", "suit", "rank"];
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -247,16 +248,32 @@ function openShowdown(finished) {
     { class: "primary big", id: "showdown-continue", type: "button" },
     over ? t("showdown.see_result") : t("showdown.next_deal"),
   );
-  const box = h("div", { class: "overlay-box" }, panel, h("div", { class: "overlay-actions" }, countdown, button));
+  const hold = h("input", { type: "checkbox", id: "showdown-hold", checked: localStorage.getItem(HOLD_KEY) === "1" });
+  const holdLabel = h("label", { class: "hold-option" }, hold, h("span", {}, t("showdown.hold")));
+  const box = h(
+    "div",
+    { class: "overlay-box" },
+    panel,
+    h("div", { class: "overlay-actions" }, over ? null : holdLabel, countdown, button),
+  );
   overlay.append(box);
   document.getElementById("table").append(overlay);
-  const deadline = Date.now() + SHOWDOWN_SECONDS * 1000;
+  let deadline = Date.now() + SHOWDOWN_SECONDS * 1000;
   const tick = () => {
     const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    if (hold.checked) {
+      countdown.textContent = over ? "" : t("showdown.held");
+      return;
+    }
     countdown.textContent = over ? "" : t("showdown.countdown", { s: left });
     // Someone reading the deal verification keeps the showdown open until they press the button.
     if (left <= 0 && !overlay.querySelector("details[open]")) closeShowdown();
   };
+  hold.addEventListener("change", () => {
+    localStorage.setItem(HOLD_KEY, hold.checked ? "1" : "0");
+    if (!hold.checked) deadline = Date.now() + SHOWDOWN_SECONDS * 1000; // a fresh count after unticking
+    tick();
+  });
   ui.showdown = { hand_number: finished.hand_number, timer: setInterval(tick, 250) };
   tick();
   button.addEventListener("click", closeShowdown);
