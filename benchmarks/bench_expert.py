@@ -13,12 +13,10 @@ import argparse
 import math
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
-import ginrummy.bots.expert  # noqa: F401  (registers `expert` even before bots/__init__ does)
 from ginrummy.bots import make_player
-from ginrummy.bots.base import Player, available_players
+from ginrummy.bots.base import Player
 from ginrummy.rules import new_match
 
 
@@ -31,16 +29,6 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (centre - half, centre + half)
-
-
-def opponent_factory(name: str) -> Callable[[int], Player]:
-    """Make the named opponent; `baseline` falls back to the expert's private copy until
-    the shared one is registered."""
-    if name == "baseline" and "baseline" not in available_players():
-        from ginrummy.bots.expert_baseline_ref import BaselineRefPlayer
-
-        return lambda seed: BaselineRefPlayer(seed=seed)
-    return lambda seed: make_player(name, seed=seed)
 
 
 def play_match(
@@ -87,7 +75,7 @@ def percentile(sorted_values: list[float], q: float) -> float:
 def run(matches: int, seed: int, opponent: str, expert_name: str = "expert",
         progress: bool = False, expert_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play the matches and return the figures."""
-    make_other = opponent_factory(opponent)
+
     times: list[float] = []
     stats = {"hands": 0, "expert_points": 0, "other_points": 0, "expert_hands": 0}
     wins = 0
@@ -100,7 +88,7 @@ def run(matches: int, seed: int, opponent: str, expert_name: str = "expert",
             expert: Player = ExpertPlayer(seed=match_seed, **expert_kwargs)
         else:
             expert = make_player(expert_name, seed=match_seed)
-        other = make_other(match_seed + 7)
+        other = make_player(opponent, seed=match_seed + 7)
         wins += play_match(expert, other, match_seed, i % 2, times, stats)
         if progress and (i + 1) % 50 == 0:
             lo, hi = wilson(wins, i + 1)

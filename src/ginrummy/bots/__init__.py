@@ -7,16 +7,11 @@
 
 from .base import Player, RandomPlayer, available_players, make_player, register_player
 from .baseline import BaselinePlayer
+from .expert import ExpertPlayer
 from .levels import AdvancedPlayer, CasualPlayer, NovicePlayer, SkilledPlayer
 from .suggest import Suggestion, suggest
 
-try:  # The expert lives in its own module and registers itself when imported.
-    from . import expert as _expert  # noqa: F401
-except ModuleNotFoundError as exc:  # pragma: no cover - only while the expert is not installed
-    if exc.name != f"{__name__}.expert":
-        raise
-
 __all__ = [
-    "AdvancedPlayer", "BaselinePlayer", "CasualPlayer", "NovicePlayer", "Player", "RandomPlayer",
+    "AdvancedPlayer", "BaselinePlayer", "CasualPlayer", "ExpertPlayer", "NovicePlayer", "Player", "RandomPlayer",
     "SkilledPlayer", "Suggestion", "available_players", "make_player", "register_player", "suggest",
 ]

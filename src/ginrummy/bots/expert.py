@@ -1,100 +1,103 @@
 """The `expert` player: card tracking, opponent inference, lookahead and Monte-Carlo search.
 
-How it plays (see `ExpertParams` for the tuned figures):
+How it plays (the tuned figures are in `ExpertParams`):
 - Every card seen is tracked: the discard pile is dead, cards the opponent took are in its
   hand, and its takes, passes and throws shift the odds of the cards next to them
-  (`expert_infer`).
-- A ten-card hand is valued by the deadwood it is expected to hold after the next draw
-  from the stock, over the cards that may still come (one-step lookahead on live cards).
-- A discard also pays for the chance that it completes a meld in the opponent's hand.
-- The upcard is taken when the hand it leaves is worth more than a draw from the stock.
-- Gin always ends the hand. Otherwise, knocking is weighed against playing on by
-  Monte-Carlo rollouts over opponent hands and stock orders consistent with what was
-  seen: an opponent who knocks as soon as it can is undercut by a low hand, so playing on
-  is often worth more than a small knock.
+  (`expert_infer`); the next stock card is weighted by the odds it is not in that hand.
+- A ten-card hand is worth the deadwood it is expected to hold after the next draw from
+  the stock (one-step lookahead over the live cards), so pairs and open runs with live
+  cards are kept and dead ends thrown. Of two discards worth the same, the one less likely
+  to complete a meld in the opponent's hand goes.
+- The upcard is taken when the hand it leaves is worth more than a stock draw.
+- Gin always ends the hand. Otherwise it plays on: measured against an opponent that
+  knocks at its first chance, a low hand that waits undercuts that knock or goes Gin, and
+  is worth more than a small knock at every stage of the hand.
+- Near the end of a match points give way to the chance of winning the match: when a knock
+  could reach the target, or the opponent is close to it, knocking is weighed against
+  playing on over sampled opponent hands and stock orders (Monte-Carlo rollouts), each
+  outcome valued by the chance to win the match from the score it leaves (`expert_match`).
 """
 
 from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..rules import BigGin, Discard, Draw, Knock, Pass, View
+from ..rules import BigGin, Discard, Draw, Knock, Pass, View, parse_cards
 from ..rules.actions import Action
 from ..rules.cards import CARD_POINTS, CARDS
 from ..rules.melds import _knock_options_mask, _min_deadwood_mask
 from .base import register_player
 from .expert_infer import DEFAULT_INFERENCE, InferenceParams, bits, card_probs, card_weights, evolved_hands
 from .expert_knowledge import Knowledge, meld_partners, read_view
-from .expert_sim import RolloutPolicy, SimRules, best_discard, forms_meld_fast, rollout, showdown_points
+from .expert_match import match_win
+from .expert_sim import RolloutPolicy, SimRules, rollout, showdown_points
 
-__all__ = ["ExpertParams", "ExpertPlayer"]
+__all__ = ["ExpertDecision", "ExpertParams", "ExpertPlayer", "expected_after_draw"]
 
 MD = _min_deadwood_mask
 
 
 @dataclass(frozen=True, slots=True)
 class ExpertParams:
-    """The expert's tuned figures (tuned by self-play against the baseline)."""
+    """The expert's figures, tuned by self-play against the baseline (see bench_expert.py)."""
 
-    #: Weight of the chance that a discard makes a meld for the opponent, in deadwood points.
-    danger: float = 0.0
-    #: Weight of the deadwood held now, next to the deadwood expected after the next draw.
-    dw_weight: float = 0.0
+    #: Weight, in expected deadwood, of the chance that a discard completes a meld for the
+    #: opponent. Kept small: feeding a knock-at-once opponent is often no harm to a low
+    #: hand that undercuts it, so this mostly breaks ties.
+    danger: float = 0.5
     #: Take the upcard when it beats a stock draw by more than this (expected deadwood).
     take_margin: float = 0.0
-    #: Knock with any legal deadwood while the stock still holds at least this many cards.
-    early_knock_stock: int = 29
-    #: Below this many stock cards, knock with at most `late_knock` deadwood.
-    late_stock: int = 0
-    late_knock: int = 0
-    #: How many discards (best by deadwood) get the full lookahead.
+    #: Discards (best by deadwood) that get the full lookahead.
     lookahead_width: int = 6
-    #: Cards sampled to value a stock draw (0 = every unseen card).
+    #: Stock cards sampled to value a draw from the stock, and discards tried after each.
     stock_samples: int = 12
-    #: Use Monte-Carlo rollouts for the knock decision and for the discard choice.
-    mc_knock: bool = False
-    mc_discard: bool = False
-    #: Discards (best by static value) compared by rollouts.
-    mc_width: int = 3
-    #: Sampled deals per decision (most), and the least played even past the deadline.
-    mc_rollouts: int = 60
+    stock_width: int = 2
+    #: End of match: weigh knocking by the chance to win the match when my score is within
+    #: `clinch_reach` of the target or the opponent's within `threat_reach`.
+    match_knock: bool = True
+    clinch_reach: int = 45
+    threat_reach: int = 35
+    #: Sampled deals for that decision (at most), and the least played past the deadline.
+    match_rollouts: int = 100
     mc_min: int = 8
-    #: Points of rollout value one point of static value is worth (tie-breaking prior).
-    mc_prior: float = 0.0
-    #: Knock only when it beats the best discard by this many points.
-    knock_margin: float = 0.0
+    #: Knock only when it wins the match this much more often than playing on.
+    match_margin: float = 0.01
+    #: How the expert plays itself inside rollouts (quick: least deadwood keeping live
+    #: connections, takes upcards that meld, plays for Gin).
     rollout_policy: RolloutPolicy = RolloutPolicy(knock_at=(0,) * 32)
-    #: One-ply search over the opponent's reply: for sampled opponent hands and stock
-    #: cards, does it take our discard and knock? A hand that goes on is valued by
-    #: `cont`, a fit of the hand's final points on its expected deadwood (E) and the stock
-    #: (S): c0 + c1*E + c2*S + c3*S*E + c4*E^2, measured in play against the baseline.
-    one_ply: bool = False
-    one_ply_samples: int = 40
-    one_ply_width: int = 5
-    cont: tuple[float, float, float, float, float] = (24.2358, -1.6227, 0.281, 0.0113, 0.013)
     #: Seconds per decision when no time budget is given.
     default_budget: float = 0.08
 
 
 DEFAULT_PARAMS = ExpertParams()
 
+# Below this budget (seconds) the lookahead is narrowed so a decision stays within it.
+_FAST_BUDGET = 0.03
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertDecision:
+    """An action and a short reason a person can follow (used for hints at the table)."""
+
+    action: Action
+    reason: str
+
 
 class _Turn:
-    """Per-decision caches: card probabilities and the weights of the next stock card."""
+    """Per-decision data: what is known, card odds, and the weights of the next stock card."""
 
-    __slots__ = ("k", "probs", "stock_w", "stock_total", "unseen", "dead", "weights")
+    __slots__ = ("k", "probs", "stock_w", "stock_total", "weights", "inference")
 
     def __init__(self, k: Knowledge, inference: InferenceParams) -> None:
         self.k = k
+        self.inference = inference
         self.weights = card_weights(k, inference)
         self.probs = card_probs(k, inference)
-        self.unseen = bits(k.unseen)
         # The next stock card is any unseen card not in the opponent's hand.
-        self.stock_w = [(c, 1.0 - self.probs[c]) for c in self.unseen if self.probs[c] < 1.0]
+        self.stock_w = [(c, 1.0 - self.probs[c]) for c in bits(k.unseen) if self.probs[c] < 1.0]
         self.stock_total = sum(w for _, w in self.stock_w) or 1.0
-        self.dead = k.pile_mask
 
 
 def _build_neighbourhoods() -> list[int]:
@@ -116,8 +119,7 @@ def _build_neighbourhoods() -> list[int]:
 
 NEIGHBOURS = _build_neighbourhoods()
 
-
-# Least deadwood of ten-card hands met while valuing one decision (cleared per decision).
+# Least deadwood of hands met while valuing one decision (cleared per decision).
 _MD_CACHE: dict[int, int] = {}
 
 
@@ -132,21 +134,19 @@ def _by_points(mask: int) -> list[tuple[int, int]]:
     return out
 
 
-def _best_after_draw(hand10: int, card: int, order: list[tuple[int, int]] | None = None) -> int:
+def _best_after_draw(hand10: int, card: int, order: list[tuple[int, int]]) -> int:
     """Least deadwood after adding `card` to `hand10` and discarding the best card.
 
     Discarding a card worth p lowers the eleven-card deadwood by at most p, so trying
     cards from the highest value down stops as soon as no card can beat the best found.
-    `order` is `_by_points(hand10)` when the caller has it.
+    `order` is `_by_points(hand10)`.
     """
     h = hand10 | 1 << card
     whole = MD(h)
-    cache = _MD_CACHE
-    if order is None:
-        order = _by_points(hand10)
-    best = whole + 0 if whole == 0 else 1000
     if whole == 0:
         return 0
+    cache = _MD_CACHE
+    best = 1000
     pc = CARD_POINTS[card]
     low_c = 1 << card
     inserted = False
@@ -186,32 +186,38 @@ def _nine_card_best(hand10: int) -> int:
     return best
 
 
-def expected_after_draw(hand10: int, turn: _Turn) -> float:
-    """Expected least deadwood of `hand10` after one more stock draw and discard."""
-    total = 0.0
+def expected_after_draw(hand10: int, stock: list[tuple[int, float]], total: float) -> float:
+    """Expected least deadwood of `hand10` after one more draw and discard, the next card
+    being each card of `stock` ((card, weight) pairs, weights summing to `total`)."""
+    acc = 0.0
     base = MD(hand10)
     nine = -1
     order = _by_points(hand10)
-    for c, w in turn.stock_w:
+    for c, w in stock:
         if w <= 0:
             continue
         if hand10 & NEIGHBOURS[c]:
-            total += w * _best_after_draw(hand10, c, order)
+            acc += w * _best_after_draw(hand10, c, order)
         else:
             # A card that melds with nothing in hand is thrown back or kept as deadwood.
             if nine < 0:
                 nine = _nine_card_best(hand10)
-            total += w * min(base, nine + CARD_POINTS[c])
-    return total / turn.stock_total
+            acc += w * min(base, nine + CARD_POINTS[c])
+    return acc / total
 
 
-def danger(card: int, turn: _Turn) -> float:
+def _danger(card: int, probs: list[float]) -> float:
     """Chance the opponent holds two cards that make a meld with `card`."""
-    p = turn.probs
     miss = 1.0
     for a, b in meld_partners(card):
-        miss *= 1.0 - p[a] * p[b]
+        miss *= 1.0 - probs[a] * probs[b]
     return 1.0 - miss
+
+
+def _sim_rules(view: View) -> SimRules:
+    rules = view.rules
+    return SimRules(view.knock_limit, rules.gin_bonus, rules.undercut_bonus,
+                    rules.undercut_on_tie, rules.big_gin_bonus)
 
 
 class ExpertPlayer:
@@ -227,43 +233,79 @@ class ExpertPlayer:
         params: ExpertParams | None = None,
         inference: InferenceParams | None = None,
     ) -> None:
-        if time_budget is not None and time_budget <= 0:
+        if time_budget is not None and not time_budget > 0:
             raise ValueError(f"time_budget must be a positive number of seconds, got {time_budget!r}")
         self.rng = random.Random(seed)
         self.time_budget = time_budget
         self.params = params if params is not None else DEFAULT_PARAMS
         self.inference = inference if inference is not None else DEFAULT_INFERENCE
+        self._asap_seen = 0
+        self._asap_missed = 0
+        p = self.params
+        self._fast = replace(p, lookahead_width=min(p.lookahead_width, 3), stock_samples=min(p.stock_samples, 4),
+                             stock_width=1, match_rollouts=min(p.match_rollouts, 24), mc_min=2)
 
     # -- protocol --------------------------------------------------------------
 
     def act(self, view: View) -> Action:
+        """The expert's move for `view` (a view of its own turn)."""
+        return self.decide(view).action
+
+    def observe(self, view: View) -> None:
+        """Learn from a finished hand whether the opponent knocks at its first chance.
+
+        When this seat knocked and the opponent's hand already had deadwood within the
+        knock limit, the opponent passed up a knock; the expert then trusts less that
+        its unseen hand must be above the limit.
+        """
+        sd = view.showdown
+        if not sd or sd.get("knocker") is None or "hands" not in sd:
+            return
+        opp = 1 - view.seat
+        if sd["knocker"] == opp:
+            self._asap_seen += 1
+            return
+        try:
+            held = parse_cards(sd["hands"][opp]).mask
+        except (ValueError, IndexError, TypeError):
+            return
+        if MD(held) <= view.knock_limit:
+            self._asap_missed += 1
+        else:
+            self._asap_seen += 1
+
+    def decide(self, view: View) -> ExpertDecision:
+        """The move for `view` with a short reason."""
         legal = view.legal
         if not legal:
             raise ValueError("act() needs a view with legal actions (it is not this seat's turn)")
         if len(legal) == 1:
-            return legal[0]
+            return ExpertDecision(legal[0], "the only legal move")
         start = time.perf_counter()
         budget = self.time_budget if self.time_budget is not None else self.params.default_budget
-        deadline = start + budget * 0.8
-        k = read_view(view)
-        turn = _Turn(k, self.inference)
+        params = self._fast if budget < _FAST_BUDGET else self.params
+        deadline = start + budget * 0.7
         _MD_CACHE.clear()
+        k = read_view(view)
+        inference = self.inference
+        if self._asap_missed:
+            seen = self._asap_seen + 4  # a prior of four hands played like the baseline
+            inference = replace(inference, knock_asap=inference.knock_asap * seen / (seen + self._asap_missed))
+        turn = _Turn(k, inference)
         if view.phase in ("offer", "draw"):
-            action = self._choose_draw(view, turn)
+            decision = self._choose_draw(view, turn, params)
         else:
-            action = self._choose_discard(view, turn, deadline)
-        if action not in legal:  # a safety net: never send an illegal action
-            return legal[0]
-        return action
+            decision = self._choose_discard(view, turn, params, deadline)
+        if decision.action not in legal:  # a safety net: never send an illegal action
+            return ExpertDecision(legal[0], "fallback")  # pragma: no cover
+        return decision
 
-    def observe(self, view: View) -> None:
-        return None
+    # -- valuing hands -----------------------------------------------------------
 
-    # -- drawing ---------------------------------------------------------------
-
-    def _score_discards(self, hand11: int, forbid: int, turn: _Turn) -> list[tuple[float, int, int]]:
-        """(value, card, deadwood) per discard, best first; value is expected deadwood plus danger."""
-        p = self.params
+    def _score_discards(self, hand11: int, forbid: int, turn: _Turn, width: int,
+                        params: ExpertParams) -> list[tuple[float, int, float]]:
+        """(value, card, expected deadwood) for the `width` discards leaving least deadwood,
+        best (lowest value) first; the value adds the danger of feeding the opponent."""
         cands = []
         m = hand11
         while m:
@@ -275,211 +317,130 @@ class ExpertPlayer:
             cands.append((MD(hand11 ^ low), -CARD_POINTS[c], c))
         cands.sort()
         out = []
-        for d, _, c in cands[: p.lookahead_width]:
-            v = expected_after_draw(hand11 ^ (1 << c), turn) + p.danger * danger(c, turn) + p.dw_weight * d
-            out.append((v, c, d))
+        for _, _, c in cands[:width]:
+            e = expected_after_draw(hand11 ^ (1 << c), turn.stock_w, turn.stock_total)
+            out.append((e + params.danger * _danger(c, turn.probs), c, e))
         out.sort()
         return out
 
-    def _choose_draw(self, view: View, turn: _Turn) -> Action:
-        k = turn.k
-        p = self.params
-        up = k.upcard
-        can_take = any(isinstance(a, Draw) and a.source == "discard" for a in view.legal)
-        hand = k.hand
-        if not can_take or up < 0:
-            return Draw("stock")
-        take_value = self._score_discards(hand | 1 << up, up, turn)[0][0]
-        stock_value = self._stock_value(hand, turn)
-        if take_value < stock_value - p.take_margin:
-            return Draw("discard")
-        return Pass() if view.phase == "offer" else Draw("stock")
-
-    def _stock_value(self, hand: int, turn: _Turn) -> float:
+    def _stock_value(self, hand: int, turn: _Turn, params: ExpertParams) -> float:
         """Expected value (as in `_score_discards`) of the hand after a draw from the stock."""
-        p = self.params
         draws = turn.stock_w
-        if p.stock_samples and len(draws) > p.stock_samples:
-            # A fixed spread of cards in proportion to their weights (systematic sampling).
-            step = turn.stock_total / p.stock_samples
-            offset = self.rng.random() * step
-            chosen = []
+        n = params.stock_samples
+        if n and len(draws) > n:
+            # A spread of cards in proportion to their weights (systematic sampling).
+            step = turn.stock_total / n
+            target = self.rng.random() * step
+            chosen: list[tuple[int, float]] = []
             acc = 0.0
-            target = offset
             for c, w in draws:
                 acc += w
-                while acc > target and len(chosen) < p.stock_samples:
-                    chosen.append(c)
+                while acc > target and len(chosen) < n:
+                    chosen.append((c, 1.0))
                     target += step
-            draws = [(c, 1.0) for c in chosen]
+            draws = chosen
         total = 0.0
         weight = 0.0
-        saved = p.lookahead_width
         for c, w in draws:
-            vals = self._score_discards_narrow(hand | 1 << c, turn, 2)
-            total += w * vals
+            total += w * self._score_discards(hand | 1 << c, -1, turn, params.stock_width, params)[0][0]
             weight += w
-        del saved
         return total / weight if weight else 0.0
 
-    def _score_discards_narrow(self, hand11: int, turn: _Turn, width: int) -> float:
-        cands = []
-        m = hand11
-        while m:
-            low = m & -m
-            m ^= low
-            c = low.bit_length() - 1
-            cands.append((MD(hand11 ^ low), -CARD_POINTS[c], c))
-        cands.sort()
-        best = 1e9
-        for d, _, c in cands[:width]:
-            v = (expected_after_draw(hand11 ^ (1 << c), turn) + self.params.danger * danger(c, turn)
-                 + self.params.dw_weight * d)
-            if v < best:
-                best = v
-        return best
+    # -- drawing -----------------------------------------------------------------
+
+    def _choose_draw(self, view: View, turn: _Turn, params: ExpertParams) -> ExpertDecision:
+        k = turn.k
+        up = k.upcard
+        can_take = any(isinstance(a, Draw) and a.source == "discard" for a in view.legal)
+        refuse: Action = Pass() if view.phase == "offer" else Draw("stock")
+        if not can_take or up < 0:
+            return ExpertDecision(Draw("stock"), "draw from the stock")
+        hand = k.hand
+        take = self._score_discards(hand | 1 << up, up, turn, params.lookahead_width, params)[0]
+        stock_value = self._stock_value(hand, turn, params)
+        card = CARDS[up].pretty
+        if take[0] < stock_value - params.take_margin:
+            return ExpertDecision(Draw("discard"), (
+                f"take {card}: expected deadwood {take[2]:.1f} after the next draw, "
+                f"against {stock_value:.1f} from the stock"))
+        return ExpertDecision(refuse, f"{card} is worth less than a stock draw ({stock_value:.1f} expected)")
 
     # -- discarding and knocking -------------------------------------------------
 
-    def _choose_discard(self, view: View, turn: _Turn, deadline: float) -> Action:
+    def _choose_discard(self, view: View, turn: _Turn, params: ExpertParams, deadline: float) -> ExpertDecision:
         k = turn.k
-        p = self.params
         hand = k.hand
-        if view.rules.big_gin_bonus is not None and MD(hand) == 0:
-            return BigGin()
+        if view.rules.big_gin_bonus is not None and MD(hand) == 0 and BigGin() in view.legal:
+            return ExpertDecision(BigGin(), "Big Gin: all eleven cards melded")
         options = _knock_options_mask(hand, k.knock_limit)
         options.pop(k.taken, None)
+        gin = [c for c, d in options.items() if d == 0]
+        if gin:
+            card = max(gin, key=lambda c: CARD_POINTS[c])
+            return ExpertDecision(Knock(CARDS[card]), "Gin: every card melded")
+        scored = self._score_discards(hand, k.taken, turn, params.lookahead_width, params)
+        value, card, expected = scored[0]
         if options:
-            gin = [c for c, d in options.items() if d == 0]
-            if gin:
-                return Knock(CARDS[max(gin, key=lambda c: CARD_POINTS[c])])
-        scored = self._score_discards(hand, k.taken, turn)
-        knock_card = self._best_knock_card(options, turn) if options else -1
-        if knock_card >= 0 and self._rule_knock(turn, options[knock_card]):
-            return Knock(CARDS[knock_card])
-        if p.one_ply and k.opp_hidden > 0 and len(scored) > 1:
-            choice = self._one_ply(view, turn, scored)
-            return Discard(CARDS[choice])
-        use_mc = p.mc_discard or (p.mc_knock and knock_card >= 0)
-        if use_mc and k.opp_hidden > 0:
-            cands = [c for _, c, _ in scored[: p.mc_width]] if p.mc_discard else [scored[0][1]]
-            choice = self._mc_choose(view, turn, cands, knock_card, deadline, scored)
-            if choice < 0:
-                return Knock(CARDS[knock_card])
-            return Discard(CARDS[choice])
-        return Discard(CARDS[scored[0][1]])
+            least = min(options.values())
+            knock_card = max((c for c, d in options.items() if d == least), key=lambda c: CARD_POINTS[c])
+            if params.match_knock and k.opp_hidden > 0:
+                verdict = self._match_knock(view, turn, params, knock_card, card, deadline)
+                if verdict is not None:
+                    return ExpertDecision(Knock(CARDS[knock_card]), f"knock with {least} deadwood: {verdict}")
+            return ExpertDecision(Discard(CARDS[card]), (
+                f"play on rather than knock with {least}: a low hand undercuts a knock "
+                f"and Gin scores more"))
+        reason = f"discard {CARDS[card].pretty}: leaves {expected:.1f} deadwood expected after the next draw"
+        if len(scored) > 1 and value < scored[1][0] and _danger(card, turn.probs) < 0.05 < _danger(
+                scored[1][1], turn.probs):
+            reason += ", and it is unlikely to help the opponent"
+        return ExpertDecision(Discard(CARDS[card]), reason)
 
-    def _one_ply(self, view: View, turn: _Turn, scored: list[tuple[float, int, int]]) -> int:
-        """The discard with the best value over the opponent's sampled replies."""
+    def _match_knock(self, view: View, turn: _Turn, params: ExpertParams, knock_card: int,
+                     discard_card: int, deadline: float) -> str | None:
+        """Near the end of a match: a reason to knock when it gives a better chance to win
+        the match than playing on (estimated over sampled deals), else None."""
         k = turn.k
-        p = self.params
-        rules = view.rules
-        sim_rules = SimRules(k.knock_limit, rules.gin_bonus, rules.undercut_bonus,
-                             rules.undercut_on_tie, rules.big_gin_bonus)
+        target = view.rules.target
+        mine = view.scores[k.seat]
+        theirs = view.scores[1 - k.seat]
+        if mine < target - params.clinch_reach and theirs < target - params.threat_reach:
+            return None
+        sim_rules = _sim_rules(view)
+        policy = params.rollout_policy
         rng = self.rng
         hand = k.hand
-        limit = k.knock_limit
-        c0, c1, c2, c3, c4 = p.cont
-        stock = k.stock_count - 1
-        cands = scored[: p.one_ply_width]
-        opps = evolved_hands(k, p.one_ply_samples, rng, self.inference, turn.weights)
-        unseen = k.unseen
-        tops = []
-        for opp in opps:
-            free = bits(unseen & ~opp)
-            tops.append(rng.choice(free) if free else -1)
-        best_c = cands[0][1]
-        best_v = -1e9
-        for e1, c, _ in cands:
-            mine = hand ^ (1 << c)
-            cont = c0 + c1 * e1 + c2 * stock + c3 * stock * e1 + c4 * e1 * e1
-            total = 0.0
-            for opp, top in zip(opps, tops, strict=True):
-                if forms_meld_fast(opp, c):
-                    h = opp | 1 << c
-                    taken = c
-                elif top >= 0:
-                    h = opp | 1 << top
-                    taken = -1
-                else:
-                    total += cont
-                    continue
-                d, throw = best_discard(h, taken)
-                if d <= limit:
-                    total -= showdown_points(h ^ (1 << throw), mine, sim_rules)
-                else:
-                    total += cont
-            v = total / len(opps)
-            if v > best_v:
-                best_v, best_c = v, c
-        return best_c
-
-    def _best_knock_card(self, options: dict[int, int], turn: _Turn) -> int:
-        least = min(options.values())
-        cands = [c for c, d in options.items() if d == least]
-        return max(cands, key=lambda c: CARD_POINTS[c])
-
-    def _rule_knock(self, turn: _Turn, deadwood: int) -> bool:
-        k = turn.k
-        p = self.params
-        if k.stock_count >= p.early_knock_stock:
-            return True
-        return k.stock_count <= p.late_stock and deadwood <= p.late_knock
-
-    def _mc_choose(
-        self,
-        view: View,
-        turn: _Turn,
-        cands: list[int],
-        knock_card: int,
-        deadline: float,
-        scored: list[tuple[float, int, int]],
-    ) -> int:
-        """Monte-Carlo over sampled deals: the discard (or -1 = knock) with the most points.
-
-        Each sampled opponent hand and stock order is played out once per candidate with
-        the same random choices, so the candidates are compared on equal deals.
-        """
-        k = turn.k
-        p = self.params
-        rules = view.rules
-        sim_rules = SimRules(k.knock_limit, rules.gin_bonus, rules.undercut_bonus,
-                             rules.undercut_on_tie, rules.big_gin_bonus)
-        policy = p.rollout_policy
-        hand = k.hand
+        knocked = hand ^ (1 << knock_card)
+        after = hand ^ (1 << discard_card)
         dead = k.pile_mask
         unseen = k.unseen
-        totals = [0.0] * len(cands)
-        knock_total = 0.0
-        knocked = hand ^ (1 << knock_card) if knock_card >= 0 else 0
+        # Leave half the remaining time for the rollouts.
+        opps = evolved_hands(k, params.match_rollouts, rng, turn.inference, turn.weights,
+                             deadline=deadline - (deadline - time.perf_counter()) / 2, minimum=params.mc_min)
+
+        def worth(points: int) -> float:
+            if points >= 0:
+                return match_win(mine + points, theirs, target)
+            return match_win(mine, theirs - points, target)
+
+        w_knock = 0.0
+        w_play = 0.0
         n = 0
-        rng = self.rng
-        hands = evolved_hands(k, p.mc_rollouts, rng, self.inference, turn.weights)
-        for opp in hands:
-            if n >= p.mc_min and time.perf_counter() > deadline:
+        for opp in opps:
+            if n >= params.mc_min and time.perf_counter() > deadline:
                 break
             rest = bits(unseen & ~opp)
             rng.shuffle(rest)
-            seed = rng.getrandbits(32)
-            for i, c in enumerate(cands):
-                totals[i] += rollout(hand ^ (1 << c), opp, list(rest), c, dead, sim_rules, policy,
-                                     random.Random(seed))
-            if knock_card >= 0:
-                knock_total += showdown_points(knocked, opp, sim_rules)
+            w_knock += worth(showdown_points(knocked, opp, sim_rules))
+            w_play += worth(rollout(after, opp, rest, discard_card, dead, sim_rules, policy,
+                                    random.Random(rng.getrandbits(32))))
             n += 1
-        if n == 0:
-            return cands[0]
-        # The static value breaks near-ties (it knows the lookahead the rollouts lack).
-        static = {c: v for v, c, _ in scored}
-        best_c = cands[0]
-        best_v = -1e9
-        for i, c in enumerate(cands):
-            v = totals[i] / n - p.mc_prior * (static.get(c, 0.0) - scored[0][0])
-            if v > best_v:
-                best_v, best_c = v, c
-        if knock_card >= 0 and knock_total / n > best_v + p.knock_margin:
-            return -1
-        return best_c
+        if n == 0 or w_knock <= w_play + params.match_margin * n:
+            return None
+        if mine >= target - params.clinch_reach:
+            return f"a win now likely takes the match ({w_knock / n:.0%} against {w_play / n:.0%} playing on)"
+        return (f"the opponent is {target - theirs} points from the match; knocking wins it "
+                f"{w_knock / n:.0%} of the time against {w_play / n:.0%} playing on")
 
 
 register_player("expert", ExpertPlayer)
