@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -9,7 +10,7 @@ from bot_helpers import random_positions
 
 from ginrummy.bots import make_player
 from ginrummy.bots.baseline import BaselinePlayer
-from ginrummy.bots.expert import ExpertPlayer
+from ginrummy.bots.expert import DEFAULT_PARAMS, ExpertPlayer
 from ginrummy.bots.expert_infer import card_probs, evolved_hands
 from ginrummy.bots.expert_knowledge import DISCARDED, PASSED, STOCK, TOOK, read_view
 from ginrummy.bots.expert_match import match_win
@@ -29,6 +30,9 @@ from ginrummy.rules import (
     score_showdown,
 )
 from ginrummy.rules.hand import Hand
+
+# The game the expert plays once it knows the opponent knocks at its first chance.
+UNDERCUT_GAME = dataclasses.replace(DEFAULT_PARAMS, adapt=False)
 
 
 def _cards(text: str) -> int:
@@ -195,7 +199,7 @@ def test_throws_the_safe_card_of_two_equal_ones() -> None:
             (1, {"type": "draw", "source": "discard"}, "TH"),
         ],
     )
-    action = ExpertPlayer(seed=1).act(view)
+    action = ExpertPlayer(seed=1, params=UNDERCUT_GAME).act(view)
     assert isinstance(action, Discard) and str(action.card) == "KS"
 
 
@@ -203,14 +207,14 @@ def test_knocks_to_clinch_the_match() -> None:
     # 95 points and a short stock: a knock the opponent cannot undercut wins the match,
     # while playing on may end in a void hand.
     view = position("3S 4S 5S 9C 9D 9H JD QD KD 2C AH", "8C", scores=(95, 40), stock=6)
-    action = ExpertPlayer(seed=1).act(view)
+    action = ExpertPlayer(seed=1, params=UNDERCUT_GAME).act(view)
     assert isinstance(action, Knock)
 
 
 def test_plays_on_for_gin_early_with_a_low_hand_mid_match() -> None:
     # Deadwood 3 early in a hand, far from the target: an undercut or Gin is worth more.
     view = position("3S 4S 5S 9C 9D 9H JD QD KD 2C AH", "8C", scores=(10, 10), stock=20)
-    action = ExpertPlayer(seed=1).act(view)
+    action = ExpertPlayer(seed=1, params=UNDERCUT_GAME).act(view)
     assert isinstance(action, Discard)
 
 
@@ -327,3 +331,60 @@ def test_learns_when_the_opponent_passes_up_knocks() -> None:
     assert player._asap_missed == 1
     player.observe(View(**{**{f: getattr(over, f) for f in over.__dataclass_fields__}, "showdown": None}))
     assert player._asap_missed == 1
+
+
+def _play(expert: ExpertPlayer, other: object, seed: int) -> None:
+    match = new_match("classic", seed=seed)
+    players = [expert, other]
+    while not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        result = match.apply(players[seat].act(match.view(seat)), seat)  # type: ignore[attr-defined]
+        if result is not None:
+            number = len(match.hands) if match.is_over else len(match.hands) - 1
+            for s in (0, 1):
+                players[s].observe(match.hand_view(s, number))  # type: ignore[attr-defined]
+
+
+def test_plays_the_advanced_game_until_the_opponent_knocks_at_once() -> None:
+    # Against the baseline (knocks at its first chance) it soon switches to the undercut game.
+    expert = ExpertPlayer(seed=3)
+    assert not expert.exploiting
+    _play(expert, BaselinePlayer(seed=4), seed=5)
+    assert expert.exploiting and expert._late_knocks >= 1
+    # The advanced level never knocks late with deadwood, so the expert never switches.
+    expert = ExpertPlayer(seed=3)
+    _play(expert, make_player("advanced", seed=4), seed=5)
+    assert not expert.exploiting and expert._late_knocks == 0
+
+
+def test_a_late_knock_switches_the_game_and_a_passed_up_knock_switches_it_back() -> None:
+    match = new_match("classic", seed=2)
+    view = match.view(0)
+    draws = [{"seat": 1, "action": {"type": "draw", "source": "stock"}},
+             {"seat": 1, "action": {"type": "discard", "card": "KS"}}] * 7
+    late_knock = {"outcome": "knock", "scorer": 1, "points": 9, "knocker": 1, "deadwood": [15, 6],
+                  "hands": [[], []]}
+    over = View(**{**{f: getattr(view, f) for f in view.__dataclass_fields__},
+                   "phase": "over", "legal": (), "showdown": late_knock, "history": tuple(draws)})
+    player = ExpertPlayer(seed=1)
+    player.observe(over)
+    assert player.exploiting
+    gin = {**late_knock, "outcome": "gin", "deadwood": [15, 0]}
+    early = View(**{**{f: getattr(over, f) for f in over.__dataclass_fields__},
+                    "showdown": late_knock, "history": tuple(draws[:6])})
+    other = ExpertPlayer(seed=1)
+    other.observe(View(**{**{f: getattr(over, f) for f in over.__dataclass_fields__}, "showdown": gin}))
+    other.observe(early)  # three draws and 6 deadwood: what a patient player does too
+    assert not other.exploiting
+    passed_up = {"outcome": "undercut", "scorer": 1, "points": 27, "knocker": 0,
+                 "hands": [["3S", "4S", "5S", "9C", "9D", "9H", "JD", "QD", "KD", "2C"],
+                           ["AH", "2H", "3H", "4C", "5C", "6C", "7D", "7H", "7C", "8H"]]}
+    player.observe(View(**{**{f: getattr(over, f) for f in over.__dataclass_fields__}, "showdown": passed_up}))
+    assert not player.exploiting
+
+
+def test_the_advanced_game_still_gives_reasons() -> None:
+    view = position("5H 6H 9C 9D KS QC JD 2S 3C 8D", "7H", phase="draw")
+    decision = ExpertPlayer(seed=1).decide(view)
+    assert decision.action == Draw("discard") and decision.reason.startswith("take 7")

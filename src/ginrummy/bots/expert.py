@@ -1,6 +1,12 @@
 """The `expert` player: card tracking, opponent inference, lookahead and Monte-Carlo search.
 
-How it plays (the tuned figures are in `ExpertParams`):
+It first plays the `advanced` level's game, which holds up against any opponent (it knocks
+freely early in a hand and plays for Gin late). From every finished hand it learns how the
+opponent knocks: an opponent seen knocking late in a hand with deadwood to spare knocks at
+its first chance, and against such an opponent the expert switches to the game below, built
+to undercut those knocks. An opponent seen passing up knocks switches it back.
+
+How it plays against an opponent that knocks at once (the tuned figures are in `ExpertParams`):
 - Every card seen is tracked: the discard pile is dead, cards the opponent took are in its
   hand, and its takes, passes and throws shift the odds of the cards next to them
   (`expert_infer`); the next stock card is weighted by the odds it is not in that hand.
@@ -33,6 +39,7 @@ from .expert_infer import DEFAULT_INFERENCE, InferenceParams, bits, card_probs, 
 from .expert_knowledge import Knowledge, meld_partners, read_view
 from .expert_match import match_win
 from .expert_sim import RolloutPolicy, SimRules, rollout, showdown_points
+from .levels import AdvancedPlayer
 
 __all__ = ["ExpertDecision", "ExpertParams", "ExpertPlayer", "expected_after_draw"]
 
@@ -67,6 +74,15 @@ class ExpertParams:
     #: How the expert plays itself inside rollouts (quick: least deadwood keeping live
     #: connections, takes upcards that meld, plays for Gin).
     rollout_policy: RolloutPolicy = RolloutPolicy(knock_at=(0,) * 32)
+    #: Play the `advanced` game until the opponent is seen knocking at its first chance
+    #: (False: always play for Gin and the undercut).
+    adapt: bool = True
+    #: An opponent knocking (not Gin) after this many of its own draws in a hand, or after
+    #: `small_knock_draws` with less than `small_knock` deadwood, is taken to knock at its
+    #: first chance (a patient player would have played on for Gin or the undercut).
+    late_knock_draws: int = 6
+    small_knock_draws: int = 4
+    small_knock: int = 4
     #: Seconds per decision when no time budget is given.
     default_budget: float = 0.08
 
@@ -220,6 +236,25 @@ def _sim_rules(view: View) -> SimRules:
                     rules.undercut_on_tie, rules.big_gin_bonus)
 
 
+def _plain_reason(view: View, action: Action, why: str) -> str:
+    """A short reason for an action of the steady game (its own words, or the plain facts)."""
+    if isinstance(action, Knock):
+        left = _knock_options_mask(view.hand.mask, view.knock_limit).get(action.card.index, -1)
+        head = "Gin: every card melded" if left == 0 else f"knock with {left} deadwood"
+    elif isinstance(action, Draw):
+        if action.source == "discard" and view.discard_pile:
+            head = f"take {view.discard_pile[-1].pretty}"
+        else:
+            head = "draw from the stock"
+    elif isinstance(action, Pass):
+        head = "pass the upcard"
+    elif isinstance(action, Discard):
+        head = f"discard {action.card.pretty}"
+    else:
+        head = "Big Gin" if isinstance(action, BigGin) else str(action)
+    return f"{head}: {why}" if why else head
+
+
 class ExpertPlayer:
     """The strongest player here; sees only its seat's view."""
 
@@ -241,6 +276,8 @@ class ExpertPlayer:
         self.inference = inference if inference is not None else DEFAULT_INFERENCE
         self._asap_seen = 0
         self._asap_missed = 0
+        self._late_knocks = 0
+        self._steady = AdvancedPlayer(seed=self.rng.getrandbits(32), time_budget=time_budget)
         p = self.params
         self._fast = replace(p, lookahead_width=min(p.lookahead_width, 3), stock_samples=min(p.stock_samples, 4),
                              stock_width=1, match_rollouts=min(p.match_rollouts, 24), mc_min=2)
@@ -264,6 +301,12 @@ class ExpertPlayer:
         opp = 1 - view.seat
         if sd["knocker"] == opp:
             self._asap_seen += 1
+            draws = sum(1 for e in view.history if e["seat"] == opp and e["action"]["type"] == "draw")
+            deadwood = sd.get("deadwood") or [0, 0]
+            p = self.params
+            if deadwood[opp] > 0 and (draws > p.late_knock_draws or (
+                    draws > p.small_knock_draws and deadwood[opp] < p.small_knock)):
+                self._late_knocks += 1
             return
         try:
             held = parse_cards(sd["hands"][opp]).mask
@@ -274,6 +317,12 @@ class ExpertPlayer:
         else:
             self._asap_seen += 1
 
+    @property
+    def exploiting(self) -> bool:
+        """True once the opponent has been seen knocking at its first chance more often than
+        passing up a knock: the expert then plays for Gin and the undercut."""
+        return not self.params.adapt or self._late_knocks > self._asap_missed
+
     def decide(self, view: View) -> ExpertDecision:
         """The move for `view` with a short reason."""
         legal = view.legal
@@ -281,6 +330,9 @@ class ExpertPlayer:
             raise ValueError("act() needs a view with legal actions (it is not this seat's turn)")
         if len(legal) == 1:
             return ExpertDecision(legal[0], "the only legal move")
+        if not self.exploiting:
+            steady = self._steady.decide(view)
+            return ExpertDecision(steady.action, _plain_reason(view, steady.action, steady.reason))
         start = time.perf_counter()
         budget = self.time_budget if self.time_budget is not None else self.params.default_budget
         params = self._fast if budget < _FAST_BUDGET else self.params
