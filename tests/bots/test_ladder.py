@@ -28,3 +28,10 @@ def test_every_level_beats_random_and_the_top_levels_beat_baseline() -> None:
         assert run_arena(level, "random", matches=20, seed=5).win_rate >= 0.9
     for level in ("skilled", "advanced"):
         assert run_arena(level, "baseline", matches=200, seed=7, workers=2).win_rate >= 0.6
+
+
+@pytest.mark.slow
+def test_the_expert_beats_baseline_and_holds_its_own_against_advanced() -> None:
+    # docs/bots.md: 76.4% against baseline and 49.4% against advanced over 2000 matches.
+    assert run_arena("expert", "baseline", matches=300, seed=7, workers=2).win_rate >= 0.7
+    assert run_arena("expert", "advanced", matches=300, seed=7, workers=2).win_rate >= 0.44
