@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..rules.cards import CARD_POINTS
 from ..rules.melds import RUN_CHOICE, RUN_DEADWOOD, _min_deadwood_mask
 from ..rules.showdown import _best_defence
+from .expert_knowledge import meld_partners
 
 __all__ = [
     "SimRules",
@@ -105,21 +106,8 @@ def best_discard(hand: int, forbid: int, rng: random.Random | None = None) -> tu
     return best, best_card
 
 
-def _build_pairs() -> list[tuple[tuple[int, int], ...]]:
-    pairs = []
-    for card in range(52):
-        rank, suit = card % 13, card // 13
-        others = [s * 13 + rank for s in range(4) if s != suit]
-        ps = [(others[0], others[1]), (others[0], others[2]), (others[1], others[2])]
-        for lo in (rank - 2, rank - 1, rank):
-            if lo >= 0 and lo + 2 <= 12:
-                run = [suit * 13 + r for r in range(lo, lo + 3) if r != rank]
-                ps.append((run[0], run[1]))
-        pairs.append(tuple(ps))
-    return pairs
-
-
-MELD_PAIRS = _build_pairs()
+# Pairs of cards that make a meld with each card (sets, then runs), for quick lookups.
+MELD_PAIRS = [tuple(meld_partners(card)) for card in range(52)]
 
 
 def policy_discard(hand: int, forbid: int, live: int, outs_weight: float) -> tuple[int, int]:

@@ -29,6 +29,7 @@ short reason) so `suggest` can explain it.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from ..rules import Action, BigGin, Discard, Knock, View
@@ -80,7 +81,7 @@ def _discard_action(card: int, knock: bool) -> Action:
     return Knock(CARDS[card]) if knock else Discard(CARDS[card])
 
 
-class LevelPlayer:
+class LevelPlayer(ABC):
     """Shared plumbing: seed, time budget, and the phase dispatch of `act`."""
 
     name = "level"
@@ -107,12 +108,14 @@ class LevelPlayer:
                 return Decision(action, "")
         return self.discard(view)
 
-    # Levels override these two.
+    # Each level decides these two.
+    @abstractmethod
     def draw(self, view: View) -> Decision:
-        raise NotImplementedError
+        """The move of an offer or draw phase."""
 
+    @abstractmethod
     def discard(self, view: View) -> Decision:
-        raise NotImplementedError
+        """The move of a discard phase (a discard, a knock or Gin)."""
 
     @staticmethod
     def _refuse(view: View, why: str) -> Decision:
