@@ -324,7 +324,8 @@ class SkilledPlayer(LevelPlayer):
         if self.danger_weight:
             why = f"{round(100 * discard_danger(best_card, probs))}% chance it helps the opponent"
         if knocks:
-            why = "; ".join(filter(None, [f"plays on for Gin rather than knock with {min(knocks.values())}", why]))
+            head = f"plays on for Gin rather than knock with {min(knocks.values())}"
+            why = f"{head}; {why}" if why else head
         return Decision(Discard(CARDS[best_card]), why)
 
 
