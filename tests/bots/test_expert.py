@@ -138,6 +138,47 @@ def test_same_seed_same_play() -> None:
     assert actions(17) == actions(17)
 
 
+def _undercut_match(seed: int) -> list[str]:
+    """The actions of one whole match of the undercut game against the baseline."""
+    match = new_match("classic", seed=seed)
+    players = [ExpertPlayer(seed=seed, params=UNDERCUT_GAME), BaselinePlayer(seed=4)]
+    out = []
+    while not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        action = players[seat].act(match.view(seat))
+        out.append(str(action))
+        if match.apply(action, seat) is not None:
+            number = len(match.hands) - (0 if match.is_over else 1)
+            for s in (0, 1):
+                players[s].observe(match.hand_view(s, number))
+    return out
+
+
+def test_without_a_budget_a_slow_clock_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No time budget: fixed search sizes, so a seeded match repeats on any machine."""
+    import ginrummy.bots.expert as expert_module
+
+    played = [0]
+    real_rollout = expert_module.rollout
+
+    def counted(*args: object, **kwargs: object) -> int:
+        played[0] += 1
+        return real_rollout(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(expert_module, "rollout", counted)
+    normal = _undercut_match(21)
+    assert played[0] > 0  # the end-of-match search ran
+    ticks = [0.0]
+
+    def slow_clock() -> float:
+        ticks[0] += 1.0  # a second passes at every look at the clock
+        return ticks[0]
+
+    monkeypatch.setattr(expert_module.time, "perf_counter", slow_clock)
+    assert _undercut_match(21) == normal
+
+
 def test_small_time_budget_still_answers() -> None:
     player = make_player("expert", seed=2, time_budget=0.005)
     for _, view in random_positions(30, seed=5):

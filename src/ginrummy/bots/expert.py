@@ -67,8 +67,9 @@ class ExpertParams:
     match_knock: bool = True
     clinch_reach: int = 45
     threat_reach: int = 35
-    #: Sampled deals for that decision (at most), and the least played past the deadline.
-    match_rollouts: int = 100
+    #: Sampled deals for that decision (all of them without a time budget, at most with
+    #: one), and the least played past the budget's deadline.
+    match_rollouts: int = 64
     mc_min: int = 8
     #: Knock only when it wins the match this much more often than playing on.
     match_margin: float = 0.01
@@ -84,8 +85,6 @@ class ExpertParams:
     late_knock_draws: int = 6
     small_knock_draws: int = 4
     small_knock: int = 4
-    #: Seconds per decision when no time budget is given.
-    default_budget: float = 0.08
 
 
 DEFAULT_PARAMS = ExpertParams()
@@ -334,10 +333,11 @@ class ExpertPlayer:
         if not self.exploiting:
             steady = self._steady.decide(view)
             return ExpertDecision(steady.action, _plain_reason(view, steady.action, steady.reason))
-        start = time.perf_counter()
-        budget = self.time_budget if self.time_budget is not None else self.params.default_budget
-        params = self._fast if budget < _FAST_BUDGET else self.params
-        deadline = start + budget * 0.7
+        # Without a time budget the search has fixed sizes, so a seed repeats the play on
+        # any machine; with one it also stops at a deadline.
+        budget = self.time_budget
+        params = self._fast if budget is not None and budget < _FAST_BUDGET else self.params
+        deadline = None if budget is None else time.perf_counter() + budget * 0.7
         _MD_CACHE.clear()
         k = read_view(view)
         inference = self.inference
@@ -420,7 +420,8 @@ class ExpertPlayer:
 
     # -- discarding and knocking -------------------------------------------------
 
-    def _choose_discard(self, view: View, turn: _Turn, params: ExpertParams, deadline: float) -> ExpertDecision:
+    def _choose_discard(self, view: View, turn: _Turn, params: ExpertParams,
+                        deadline: float | None) -> ExpertDecision:
         k = turn.k
         hand = k.hand
         if view.rules.big_gin_bonus is not None and MD(hand) == 0 and BigGin() in view.legal:
@@ -450,7 +451,7 @@ class ExpertPlayer:
         return ExpertDecision(Discard(CARDS[card]), reason)
 
     def _match_knock(self, view: View, turn: _Turn, params: ExpertParams, knock_card: int,
-                     discard_card: int, deadline: float) -> str | None:
+                     discard_card: int, deadline: float | None) -> str | None:
         """Near the end of a match: a reason to knock when it gives a better chance to win
         the match than playing on (estimated over sampled deals), else None."""
         k = turn.k
@@ -469,7 +470,8 @@ class ExpertPlayer:
         unseen = k.unseen
         # Leave half the remaining time for the rollouts.
         opps = evolved_hands(k, params.match_rollouts, rng, turn.inference, turn.weights,
-                             deadline=deadline - (deadline - time.perf_counter()) / 2, minimum=params.mc_min)
+                             deadline=None if deadline is None else deadline - (deadline - time.perf_counter()) / 2,
+                             minimum=params.mc_min)
 
         def worth(points: int) -> float:
             if points >= 0:
@@ -480,7 +482,7 @@ class ExpertPlayer:
         w_play = 0.0
         n = 0
         for opp in opps:
-            if n >= params.mc_min and time.perf_counter() > deadline:
+            if deadline is not None and n >= params.mc_min and time.perf_counter() > deadline:
                 break
             rest = bits(unseen & ~opp)
             rng.shuffle(rest)
