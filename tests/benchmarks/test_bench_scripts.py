@@ -46,3 +46,38 @@ def test_random_hands_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None
     bench = _load("bench_random_hands")
     assert bench.main(["--seconds", "0.01", "--rounds", "1"]) == 0
     assert "median ratio ours/OpenSpiel" in capsys.readouterr().out
+
+
+def test_expert_bench_reads_params_and_rejects_bad_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ginrummy.bots import base
+
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))  # the variant stays in this test
+    bench = _load("bench_expert")
+    assert bench.parse_params(["adapt=false", "danger=2", "take_margin=0.5"]) == {
+        "adapt": False, "danger": 2, "take_margin": 0.5}
+    for bad, says in (("dange=1", "no field 'dange'"), ("adapt=1", "adapt takes a bool"),
+                      ("danger=x", "not a JSON value"), ("danger", "expected NAME=VALUE"),
+                      ("mc_min=1.5", "mc_min takes a int")):
+        with pytest.raises(ValueError, match=says):
+            bench.parse_params([bad])
+    assert bench.main(["--param", "adapt=yes"]) == 2
+
+
+def test_expert_bench_variant_plays_the_arena_matches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A variant with every figure at its default plays exactly the arena's `expert`
+    (same seeds, seats and moves), and a changed figure reaches the player."""
+    from ginrummy.bots import base
+    from ginrummy.bots.arena import run_arena
+
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
+    monkeypatch.setenv("GINRUMMY_BENCH_EXPERT_PARAMS", "{}")
+    bench = _load("bench_expert")
+    same = bench.run(3, 300, "baseline", {"danger": 0.5})
+    arena = run_arena("expert", "baseline", matches=3, seed=300).to_json()
+    assert same["a"] == bench.VARIANT and same["params"] == {"danger": 0.5}
+    for key in ("a_wins", "hands"):
+        assert same[key] == arena[key]
+    assert same["stats_a"]["points"] == arena["stats_a"]["points"]
+    bench.run(1, 300, "baseline", {"adapt": False, "mc_min": 3})
+    player = base.make_player(bench.VARIANT, seed=1)
+    assert player.params.adapt is False and player.params.mc_min == 3  # type: ignore[attr-defined]
