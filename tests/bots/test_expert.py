@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 
 import pytest
@@ -10,7 +11,7 @@ from bot_helpers import random_positions
 
 from ginrummy.bots import make_player
 from ginrummy.bots.baseline import BaselinePlayer
-from ginrummy.bots.expert import DEFAULT_PARAMS, ExpertPlayer
+from ginrummy.bots.expert import DEFAULT_PARAMS, ExpertPlayer, expected_after_draw
 from ginrummy.bots.expert_infer import card_probs, evolved_hands
 from ginrummy.bots.expert_knowledge import DISCARDED, PASSED, STOCK, TOOK, read_view
 from ginrummy.bots.expert_match import match_win
@@ -260,6 +261,16 @@ def test_plays_on_for_gin_early_with_a_low_hand_mid_match() -> None:
     assert isinstance(action, Discard)
 
 
+def test_keeps_a_pair_that_may_make_a_set_over_a_lower_single_card() -> None:
+    # Sets of 9s and Ks; loose 4D 5C AH and the pair 6H 6S. Throwing 6H leaves the least
+    # deadwood expected after the next draw, but the pair's live sixes give a chance of a
+    # count low enough to undercut, so the undercut game throws 5C.
+    view = position("5C 9C KC 4D 9D KD AH 6H 9H 6S KS", "")
+    risky = ExpertPlayer(seed=1, params=UNDERCUT_GAME).act(view)
+    plain = ExpertPlayer(seed=1, params=dataclasses.replace(UNDERCUT_GAME, risk_tau=0.0)).act(view)
+    assert (str(risky), str(plain)) == ("discard 5C", "discard 6H")
+
+
 # -- the parts ---------------------------------------------------------------------------
 
 
@@ -347,6 +358,25 @@ def test_match_win_table_is_sensible() -> None:
     assert match_win(100, 50, 100) == 1.0 and match_win(50, 100, 100) == 0.0
     assert match_win(90, 10, 100) > match_win(10, 10, 100) > match_win(10, 90, 100)
     assert 0.0 < match_win(0, 0, 100) < 1.0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_expected_after_draw_against_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    deck = rng.sample(range(52), 52)
+    hand = sum(1 << c for c in deck[:10])
+    stock = [(c, rng.choice([0.0, 0.5, 1.0, 2.0])) for c in deck[10:40]]
+    total = sum(w for _, w in stock)
+    # After drawing c: the least deadwood of the eleven cards less any one of them.
+    after = {c: min(min_deadwood(CardSet.from_mask((hand | 1 << c) & ~(1 << x)))
+                    for x in range(52) if (hand | 1 << c) >> x & 1) for c, _ in stock}
+    plain = sum(w * after[c] for c, w in stock) / total
+    assert expected_after_draw(hand, stock, total) == pytest.approx(plain)
+    for tau in (4.0, 12.0):
+        certain = -tau * math.log(sum(w * math.exp(-after[c] / tau) for c, w in stock) / total)
+        assert expected_after_draw(hand, stock, total, tau) == pytest.approx(certain)
+        assert certain <= plain + 1e-9  # a falling, convex utility: never above the mean
+    assert expected_after_draw(hand, stock, total, 1e6) == pytest.approx(plain, abs=1e-3)
 
 
 def test_decide_gives_a_reason() -> None:

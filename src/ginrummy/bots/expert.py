@@ -13,7 +13,9 @@ How it plays against an opponent that knocks at once (the tuned figures are in `
   (`expert_infer`); the next stock card is weighted by the odds it is not in that hand.
 - A ten-card hand is worth the deadwood it is expected to hold after the next draw from
   the stock (one-step lookahead over the live cards), so pairs and open runs with live
-  cards are kept and dead ends thrown. Of two discards worth the same, the one less likely
+  cards are kept and dead ends thrown. The deadwood of each draw counts through a falling
+  utility (`risk_tau`): a hand that may reach Gin or a count low enough to undercut beats
+  one sure to sit at a middling count. Of two discards worth the same, the one less likely
   to complete a meld in the opponent's hand goes.
 - The upcard is taken when the hand it leaves is worth more than a stock draw.
 - Gin always ends the hand. Otherwise it plays on: measured against an opponent that
@@ -27,6 +29,7 @@ How it plays against an opponent that knocks at once (the tuned figures are in `
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass, replace
@@ -57,6 +60,11 @@ class ExpertParams:
     danger: float = 0.5
     #: Take the upcard when it beats a stock draw by more than this (expected deadwood).
     take_margin: float = 0.0
+    #: Hands are valued by the deadwood expected after the next draw, taken through the
+    #: utility exp(-deadwood / risk_tau) (its certainty equivalent), so a hand with a
+    #: chance of Gin or of a low count beats one sure to sit at a middling count; against a
+    #: knock-at-once opponent only a low count undercuts (0: the plain expected deadwood).
+    risk_tau: float = 12.0
     #: Discards (best by deadwood) that get the full lookahead.
     lookahead_width: int = 6
     #: Stock cards sampled to value a draw from the stock, and discards tried after each.
@@ -202,9 +210,16 @@ def _nine_card_best(hand10: int) -> int:
     return best
 
 
-def expected_after_draw(hand10: int, stock: list[tuple[int, float]], total: float) -> float:
+def expected_after_draw(hand10: int, stock: list[tuple[int, float]], total: float,
+                        risk_tau: float = 0.0) -> float:
     """Expected least deadwood of `hand10` after one more draw and discard, the next card
-    being each card of `stock` ((card, weight) pairs, weights summing to `total`)."""
+    being each card of `stock` ((card, weight) pairs, weights summing to `total`).
+
+    With `risk_tau` > 0, the certainty equivalent under the utility exp(-deadwood / tau)
+    instead: a hand with a chance of Gin or of a low count is worth more than its
+    expected deadwood says.
+    """
+    utility = _utility(risk_tau) if risk_tau > 0 else None
     acc = 0.0
     base = MD(hand10)
     nine = -1
@@ -213,13 +228,27 @@ def expected_after_draw(hand10: int, stock: list[tuple[int, float]], total: floa
         if w <= 0:
             continue
         if hand10 & NEIGHBOURS[c]:
-            acc += w * _best_after_draw(hand10, c, order)
+            d = _best_after_draw(hand10, c, order)
         else:
             # A card that melds with nothing in hand is thrown back or kept as deadwood.
             if nine < 0:
                 nine = _nine_card_best(hand10)
-            acc += w * min(base, nine + CARD_POINTS[c])
-    return acc / total
+            d = min(base, nine + CARD_POINTS[c])
+        acc += w * (d if utility is None else utility[d])
+    if utility is None:
+        return acc / total
+    return -risk_tau * math.log(acc / total)
+
+
+_UTILITIES: dict[float, list[float]] = {}
+
+
+def _utility(tau: float) -> list[float]:
+    """exp(-deadwood / tau) for every deadwood a hand can hold (0 to 120)."""
+    table = _UTILITIES.get(tau)
+    if table is None:
+        table = _UTILITIES[tau] = [math.exp(-d / tau) for d in range(121)]
+    return table
 
 
 def _danger(card: int, probs: list[float]) -> float:
@@ -371,7 +400,7 @@ class ExpertPlayer:
         cands.sort()
         out = []
         for _, _, c in cands[:width]:
-            e = expected_after_draw(hand11 ^ (1 << c), turn.stock_w, turn.stock_total)
+            e = expected_after_draw(hand11 ^ (1 << c), turn.stock_w, turn.stock_total, params.risk_tau)
             out.append((e + params.danger * _danger(c, turn.probs), c, e))
         out.sort()
         return out
@@ -413,10 +442,11 @@ class ExpertPlayer:
         stock_value = self._stock_value(hand, turn, params)
         card = CARDS[up].pretty
         if take[0] < stock_value - params.take_margin:
+            plain = expected_after_draw((hand | 1 << up) ^ (1 << take[1]), turn.stock_w, turn.stock_total)
             return ExpertDecision(Draw("discard"), (
-                f"take {card}: expected deadwood {take[2]:.1f} after the next draw, "
-                f"against {stock_value:.1f} from the stock"))
-        return ExpertDecision(refuse, f"{card} is worth less than a stock draw ({stock_value:.1f} expected)")
+                f"take {card} and throw {CARDS[take[1]].pretty}: {plain:.1f} deadwood expected "
+                f"after the next draw, a better hand than a stock draw is likely to give"))
+        return ExpertDecision(refuse, f"{card} is worth less than a stock draw")
 
     # -- discarding and knocking -------------------------------------------------
 
@@ -444,7 +474,9 @@ class ExpertPlayer:
             return ExpertDecision(Discard(CARDS[card]), (
                 f"play on rather than knock with {least}: a low hand undercuts a knock "
                 f"and Gin scores more"))
-        reason = f"discard {CARDS[card].pretty}: leaves {expected:.1f} deadwood expected after the next draw"
+        plain = expected if not params.risk_tau else expected_after_draw(
+            hand ^ 1 << card, turn.stock_w, turn.stock_total)
+        reason = f"discard {CARDS[card].pretty}: leaves {plain:.1f} deadwood expected after the next draw"
         if len(scored) > 1 and value < scored[1][0] and _danger(card, turn.probs) < 0.05 < _danger(
                 scored[1][1], turn.probs):
             reason += ", and it is unlikely to help the opponent"
