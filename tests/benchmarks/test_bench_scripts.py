@@ -72,9 +72,11 @@ def test_expert_bench_variant_plays_the_arena_matches(monkeypatch: pytest.Monkey
     monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
     monkeypatch.setenv("GINRUMMY_BENCH_EXPERT_PARAMS", "{}")
     bench = _load("bench_expert")
-    same = bench.run(3, 300, "baseline", {"danger": 0.5})
+    from ginrummy.bots.expert import DEFAULT_PARAMS
+
+    same = bench.run(3, 300, "baseline", {"danger": DEFAULT_PARAMS.danger})
     arena = run_arena("expert", "baseline", matches=3, seed=300).to_json()
-    assert same["a"] == bench.VARIANT and same["params"] == {"danger": 0.5}
+    assert same["a"] == bench.VARIANT and same["params"] == {"danger": DEFAULT_PARAMS.danger}
     for key in ("a_wins", "hands"):
         assert same[key] == arena[key]
     assert same["stats_a"]["points"] == arena["stats_a"]["points"]

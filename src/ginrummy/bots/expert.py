@@ -55,9 +55,9 @@ class ExpertParams:
     """The expert's figures, tuned by self-play against the baseline (see bench_expert.py)."""
 
     #: Weight, in expected deadwood, of the chance that a discard completes a meld for the
-    #: opponent. Kept small: feeding a knock-at-once opponent is often no harm to a low
-    #: hand that undercuts it, so this mostly breaks ties.
-    danger: float = 0.5
+    #: opponent. Kept moderate: feeding a knock-at-once opponent is often no harm to a low
+    #: hand that undercuts it (0.5 to 2 measured alike against the baseline, 0 worse).
+    danger: float = 1.5
     #: Take the upcard when it beats a stock draw by more than this (expected deadwood).
     take_margin: float = 0.0
     #: Hands are valued by the deadwood expected after the next draw, taken through the
