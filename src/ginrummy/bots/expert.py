@@ -386,8 +386,10 @@ class ExpertPlayer:
 
     def _score_discards(self, hand11: int, forbid: int, turn: _Turn, width: int,
                         params: ExpertParams) -> list[tuple[float, int, float]]:
-        """(value, card, expected deadwood) for the `width` discards leaving least deadwood,
-        best (lowest value) first; the value adds the danger of feeding the opponent."""
+        """(value, card, deadwood after the next draw) for the `width` discards leaving least
+        deadwood, best (lowest value) first. The deadwood is the certainty equivalent
+        under `risk_tau` (the plain expectation when it is 0); the value adds the danger of
+        feeding the opponent."""
         cands = []
         m = hand11
         while m:
