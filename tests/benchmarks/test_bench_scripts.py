@@ -83,3 +83,28 @@ def test_expert_bench_variant_plays_the_arena_matches(monkeypatch: pytest.Monkey
     bench.run(1, 300, "baseline", {"adapt": False, "mc_min": 3})
     player = base.make_player(bench.VARIANT, seed=1)
     assert player.params.adapt is False and player.params.mc_min == 3  # type: ignore[attr-defined]
+
+
+def test_oracle_bench_cheats_only_inside_its_own_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """The diagnostic gives the expert the opponent's real melds and puts the honest
+    estimate back afterwards, so no other player is ever handed hidden cards."""
+    from ginrummy.bots import expert
+    from ginrummy.rules.cards import parse_cards
+
+    bench = _load("bench_expert_oracle")
+    honest_danger, honest_turn = expert._danger, expert._Turn
+    bench._opponent[0] = parse_cards("7S 7D 2C 3C JH QH KH 9S 5D AD").mask
+    probs = [0.0] * 52
+    assert bench._exact_danger(Card.parse("7C").index, probs) == 1.0  # a third seven
+    assert bench._exact_danger(Card.parse("4C").index, probs) == 1.0  # 2-3-4 of clubs
+    assert bench._exact_danger(Card.parse("8S").index, probs) == 1.0  # 7-8-9 of spades
+    assert bench._exact_danger(Card.parse("8C").index, probs) == 0.0
+    bench._blend[0] = 0.5
+    assert bench._exact_danger(Card.parse("7C").index, probs) == 0.5  # the estimate is 0 here
+    bench._blend[0] = 1.0
+    assert bench.main(["--matches", "2", "--know", "nothing", "danger", "both", "--blend", "0.5"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[3] for line in lines] == ["nothing", "danger", "both"]
+    assert "seeds 0-1: " in lines[0] and "x0.5" in lines[1]
+    assert expert._danger is honest_danger and expert._Turn is honest_turn
+    assert bench.main(["--matches", "0"]) == 2
