@@ -36,6 +36,7 @@ from ginrummy.bots.expert_sim import forms_meld_fast
 from ginrummy.rules.match import new_match
 
 KNOWLEDGE = ("nothing", "danger", "stock", "both")
+MAX_HAND_ACTIONS = 1000
 
 # The opponent's hand at the expert's current decision (set by the match loop below),
 # and the weight of the exact danger against the estimate.
@@ -74,8 +75,12 @@ def play(job: tuple[int, str, float]) -> bool:
     seat = seed % 2
     players = {seat: ExpertPlayer(seed=seed * 2, params=replace(DEFAULT_PARAMS, adapt=False)),
                1 - seat: BaselinePlayer(seed=seed * 2 + 1)}
+    steps = 0
     while match.result is None:
         hand = match.hands[-1]
+        steps = 0 if not hand.steps else steps + 1
+        if steps > MAX_HAND_ACTIONS:
+            return False  # a hand retaking the same cards without end (as the arena: unfinished)
         to_act = hand.to_act
         _opponent[0] = hand.hands[1 - seat]
         result = match.apply(players[to_act].act(match.view(to_act)), to_act)
@@ -106,9 +111,11 @@ def main(argv: list[str] | None = None) -> int:
             with Pool(args.workers) as pool:
                 wins = sum(pool.map(play, jobs, chunksize=4))
         else:
-            wins = sum(map(play, jobs))
-            _install("nothing")
-            _blend[0] = 1.0
+            try:
+                wins = sum(map(play, jobs))
+            finally:
+                _install("nothing")
+                _blend[0] = 1.0
         lo, hi = wilson_interval(wins, args.matches)
         label = know if args.blend >= 1.0 or know not in ("danger", "both") else f"{know} x{args.blend:g}"
         print(f"undercut game knowing {label:7s} vs baseline, seeds {seeds[0]}-{seeds[-1]}: "
