@@ -30,7 +30,7 @@ from ginrummy.bots import expert
 from ginrummy.bots.arena import wilson_interval
 from ginrummy.bots.baseline import BaselinePlayer
 from ginrummy.bots.expert import DEFAULT_PARAMS, ExpertPlayer
-from ginrummy.bots.expert_infer import bits
+from ginrummy.bots.expert_infer import InferenceParams, bits
 from ginrummy.bots.expert_knowledge import Knowledge
 from ginrummy.bots.expert_sim import forms_meld_fast
 from ginrummy.rules.match import new_match
@@ -55,8 +55,8 @@ def _exact_danger(card: int, probs: list[float]) -> float:
 class _ExactStockTurn(_HonestTurn):
     """The per-decision data with the next stock card's odds made exact."""
 
-    def __init__(self, k: Knowledge, inference: object) -> None:
-        super().__init__(k, inference)  # type: ignore[arg-type]
+    def __init__(self, k: Knowledge, inference: InferenceParams) -> None:
+        super().__init__(k, inference)
         self.stock_w = [(c, 1.0) for c in bits(k.unseen & ~_opponent[0])]
         self.stock_total = float(len(self.stock_w)) or 1.0
 
@@ -75,11 +75,9 @@ def play(job: tuple[int, str, float]) -> bool:
     seat = seed % 2
     players = {seat: ExpertPlayer(seed=seed * 2, params=replace(DEFAULT_PARAMS, adapt=False)),
                1 - seat: BaselinePlayer(seed=seed * 2 + 1)}
-    steps = 0
     while match.result is None:
         hand = match.hands[-1]
-        steps = 0 if not hand.steps else steps + 1
-        if steps > MAX_HAND_ACTIONS:
+        if len(hand.steps) > MAX_HAND_ACTIONS:
             return False  # a hand retaking the same cards without end (as the arena: unfinished)
         to_act = hand.to_act
         _opponent[0] = hand.hands[1 - seat]
