@@ -88,22 +88,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", nargs="*", default=None, help="levels to time (default: all installed)")
     args = parser.parse_args(argv)
     installed = available_players()
-    levels = args.levels if args.levels is not None else [
-        name for name in ("baseline", "novice", "casual", "skilled", "advanced", "expert") if name in installed
-    ]
+    levels = (
+        args.levels
+        if args.levels is not None
+        else [
+            name
+            for name in ("baseline", "novice", "casual", "skilled", "advanced", "expert")
+            if name in installed
+        ]
+    )
     t = baseline_throughput(args.seconds)
-    print(f"baseline vs baseline: {t['arena_matches_per_cpu_second']:.1f} matches per CPU second, "
-          f"{t['arena_matches_per_second']:.1f} per wall second (play_match, one core)")
-    print(f"  time split over {t['matches']} profiled matches: views {t['view_share']:.0%}, decisions {t['act_share']:.0%}, "
-          f"applying actions {t['apply_share']:.0%}")
+    print(
+        f"baseline vs baseline: {t['arena_matches_per_cpu_second']:.1f} matches per CPU second, "
+        f"{t['arena_matches_per_second']:.1f} per wall second (play_match, one core)"
+    )
+    print(
+        f"  time split over {t['matches']} profiled matches: views {t['view_share']:.0%}, decisions {t['act_share']:.0%}, "
+        f"applying actions {t['apply_share']:.0%}"
+    )
     print(f"{'level':<10} {'matches':>7} {'decisions':>9} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     for level in levels:
         if level not in installed:
             print(f"{level:<10} not installed")
             continue
         d = decision_times(level, args.seconds)
-        print(f"{level:<10} {d['matches']:>7} {d['decisions']:>9} {d['p50_ms']:>8.3f} "
-              f"{d['p95_ms']:>8.3f} {d['max_ms']:>8.3f}")
+        print(
+            f"{level:<10} {d['matches']:>7} {d['decisions']:>9} {d['p50_ms']:>8.3f} "
+            f"{d['p95_ms']:>8.3f} {d['max_ms']:>8.3f}"
+        )
     return 0
 
 

@@ -59,7 +59,9 @@ def time_per_call(call: Callable[[Any], int], inputs: Sequence[Any], seconds: fl
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time per side per round (default 1)")
-    parser.add_argument("--rounds", type=int, default=5, help="rounds; the median ratio is reported (default 5)")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="rounds; the median ratio is reported (default 5)"
+    )
     parser.add_argument("--hands", type=int, default=2000, help="distinct random hands (default 2000)")
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args(argv)

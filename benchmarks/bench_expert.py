@@ -42,8 +42,9 @@ def parse_params(items: list[str]) -> dict[str, Any]:
         if not sep:
             raise ValueError(f"--param {item!r}: expected NAME=VALUE")
         if name not in fields:
-            raise ValueError(f"--param {item!r}: ExpertParams has no field {name!r} "
-                             f"(fields: {', '.join(sorted(fields))})")
+            raise ValueError(
+                f"--param {item!r}: ExpertParams has no field {name!r} (fields: {', '.join(sorted(fields))})"
+            )
         try:
             value = json.loads(text)
         except json.JSONDecodeError:
@@ -52,11 +53,15 @@ def parse_params(items: list[str]) -> dict[str, Any]:
         if isinstance(default, bool) or not isinstance(default, (int, float)):
             ok = type(value) is type(default)
         else:  # numbers: an int may stand for a float
-            ok = not isinstance(value, bool) and isinstance(value, (int, float)) and (
-                isinstance(default, float) or isinstance(value, int))
+            ok = (
+                not isinstance(value, bool)
+                and isinstance(value, (int, float))
+                and (isinstance(default, float) or isinstance(value, int))
+            )
         if not ok:
-            raise ValueError(f"--param {item!r}: {name} takes a {type(default).__name__}, "
-                             f"got {type(value).__name__}")
+            raise ValueError(
+                f"--param {item!r}: {name} takes a {type(default).__name__}, got {type(value).__name__}"
+            )
         out[name] = value
     return out
 
@@ -87,8 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--opponent", default="baseline")
-    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                        help="change one field of ExpertParams (repeatable)")
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change one field of ExpertParams (repeatable)",
+    )
     parser.add_argument("--json", action="store_true", help="print the arena's JSON object")
     args = parser.parse_args(argv)
     try:
@@ -103,14 +113,20 @@ def main(argv: list[str] | None = None) -> int:
     lo, hi = r["ci95"]
     a = r["stats_a"]
     changed = ", ".join(f"{k}={json.dumps(v)}" for k, v in params.items()) or "as it is"
-    print(f"expert ({changed}) vs {r['b']}, seeds {args.seed}-{args.seed + args.matches - 1}: "
-          f"{r['a_wins']}/{r['matches']} matches won = {r['win_rate']:.1%} "
-          f"(95% CI {lo:.1%} - {hi:.1%}), Elo {r['elo_diff']:+.0f}")
-    print(f"hands {r['hands']}: points per hand {a['points_per_hand']:.2f} against "
-          f"{r['stats_b']['points_per_hand']:.2f}; Gin {a['gin_pct']:.1f}%, undercuts "
-          f"{a['undercut_pct']:.1f}% of decided hands")
-    print(f"decision time over {a['decisions']} decisions: p50 {a['decision_ms_p50']:.1f} ms, "
-          f"p95 {a['decision_ms_p95']:.1f} ms, max {a['decision_ms_max']:.1f} ms; wall time {r['seconds']:.0f} s")
+    print(
+        f"expert ({changed}) vs {r['b']}, seeds {args.seed}-{args.seed + args.matches - 1}: "
+        f"{r['a_wins']}/{r['matches']} matches won = {r['win_rate']:.1%} "
+        f"(95% CI {lo:.1%} - {hi:.1%}), Elo {r['elo_diff']:+.0f}"
+    )
+    print(
+        f"hands {r['hands']}: points per hand {a['points_per_hand']:.2f} against "
+        f"{r['stats_b']['points_per_hand']:.2f}; Gin {a['gin_pct']:.1f}%, undercuts "
+        f"{a['undercut_pct']:.1f}% of decided hands"
+    )
+    print(
+        f"decision time over {a['decisions']} decisions: p50 {a['decision_ms_p50']:.1f} ms, "
+        f"p95 {a['decision_ms_p95']:.1f} ms, max {a['decision_ms_max']:.1f} ms; wall time {r['seconds']:.0f} s"
+    )
     return 0
 
 

@@ -73,8 +73,10 @@ def play(job: tuple[int, str, float]) -> bool:
     _blend[0] = blend
     match = new_match("classic", seed=seed)
     seat = seed % 2
-    players = {seat: ExpertPlayer(seed=seed * 2, params=replace(DEFAULT_PARAMS, adapt=False)),
-               1 - seat: BaselinePlayer(seed=seed * 2 + 1)}
+    players = {
+        seat: ExpertPlayer(seed=seed * 2, params=replace(DEFAULT_PARAMS, adapt=False)),
+        1 - seat: BaselinePlayer(seed=seed * 2 + 1),
+    }
     while match.result is None:
         hand = match.hands[-1]
         if len(hand.steps) > MAX_HAND_ACTIONS:
@@ -95,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--know", nargs="+", choices=KNOWLEDGE, default=["nothing", "danger"])
-    parser.add_argument("--blend", type=float, default=1.0,
-                        help="weight of the exact danger against the estimate (0 to 1)")
+    parser.add_argument(
+        "--blend", type=float, default=1.0, help="weight of the exact danger against the estimate (0 to 1)"
+    )
     args = parser.parse_args(argv)
     if args.matches < 1 or not 0.0 <= args.blend <= 1.0:
         print("error: --matches must be at least 1 and --blend between 0 and 1", file=sys.stderr)
@@ -116,9 +119,11 @@ def main(argv: list[str] | None = None) -> int:
                 _blend[0] = 1.0
         lo, hi = wilson_interval(wins, args.matches)
         label = know if args.blend >= 1.0 or know not in ("danger", "both") else f"{know} x{args.blend:g}"
-        print(f"undercut game knowing {label:7s} vs baseline, seeds {seeds[0]}-{seeds[-1]}: "
-              f"{wins}/{args.matches} = {wins / args.matches:.1%} (95% CI {lo:.1%} - {hi:.1%}), "
-              f"{time.perf_counter() - start:.0f} s")
+        print(
+            f"undercut game knowing {label:7s} vs baseline, seeds {seeds[0]}-{seeds[-1]}: "
+            f"{wins}/{args.matches} = {wins / args.matches:.1%} (95% CI {lo:.1%} - {hi:.1%}), "
+            f"{time.perf_counter() - start:.0f} s"
+        )
     return 0
 
 

@@ -89,7 +89,9 @@ def hands_per_second(play: Callable[[random.Random], None], seed: int, seconds: 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per side per round (default 2)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds; the median ratio is reported (default 3)")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds; the median ratio is reported (default 3)"
+    )
     parser.add_argument("--seed", type=int, default=2024)
     args = parser.parse_args(argv)
 

@@ -86,8 +86,13 @@ class Client:
         self.finished = False
         self.error: str | None = None
 
-    async def run(self, http: httpx.AsyncClient, start: asyncio.Event, setup: asyncio.Semaphore,
-                  on_ready: Callable[[], None]) -> None:
+    async def run(
+        self,
+        http: httpx.AsyncClient,
+        start: asyncio.Event,
+        setup: asyncio.Semaphore,
+        on_ready: Callable[[], None],
+    ) -> None:
         ws = None
         try:
             async with setup:
@@ -100,8 +105,12 @@ class Client:
                 )
                 match_id = made.json()["match_id"]
                 ws = await websockets.connect(
-                    f"ws://{self.host}/ws/{match_id}", additional_headers={"Cookie": f"{COOKIE}={cookie}"},
-                    max_size=2**22, ping_interval=None, open_timeout=60, compression=self.args.compression,
+                    f"ws://{self.host}/ws/{match_id}",
+                    additional_headers={"Cookie": f"{COOKIE}={cookie}"},
+                    max_size=2**22,
+                    ping_interval=None,
+                    open_timeout=60,
+                    compression=self.args.compression,
                 )
         except Exception as exc:
             self.error = f"set-up: {type(exc).__name__}: {exc}"
@@ -244,18 +253,26 @@ def _run_clients(coro: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=300, help="concurrent clients, one match each (≤ 2000)")
+    parser.add_argument(
+        "--matches", type=int, default=300, help="concurrent clients, one match each (≤ 2000)"
+    )
     parser.add_argument("--level", default="casual")
     parser.add_argument("--rules", default="classic")
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds a client waits before acting")
     parser.add_argument("--timeout", type=float, default=300.0, help="stop after this many seconds of play")
-    parser.add_argument("--sync", default="NORMAL", help="GINRUMMY_SQLITE_SYNC of the server (NORMAL or FULL)")
+    parser.add_argument(
+        "--sync", default="NORMAL", help="GINRUMMY_SQLITE_SYNC of the server (NORMAL or FULL)"
+    )
     parser.add_argument("--compression", default=None, choices=[None, "deflate"], help="permessage-deflate")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--host", default=None, help="use a running server at HOST:PORT instead of starting one")
+    parser.add_argument(
+        "--host", default=None, help="use a running server at HOST:PORT instead of starting one"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
-        "--client-loop", default="uvloop", choices=["uvloop", "asyncio"],
+        "--client-loop",
+        default="uvloop",
+        choices=["uvloop", "asyncio"],
         help="event loop of the clients' process (uvloop, as the server uses, when installed)",
     )
     args = parser.parse_args(argv)
@@ -283,7 +300,9 @@ def main(argv: list[str] | None = None) -> int:
         with open(Path(tmp) / "server.log", "wb") as server_log:  # the child keeps its own copy
             process = subprocess.Popen(
                 [*command, "serve", "--host", "127.0.0.1", "--port", str(port)],
-                env=env, stdout=subprocess.DEVNULL, stderr=server_log,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=server_log,
             )
         deadline = time.monotonic() + 60
         while True:
@@ -312,19 +331,31 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(figures))
         return 0
     rtt = figures["rtt_ms"]
-    print(f"server: one `ginrummy serve` process, SQLite (WAL, synchronous={args.sync}), robots `{args.level}`, "
-          f"robot delay 0, client think time {args.think:g} s, compression {figures['compression']}, "
-          f"client loop {figures['client_loop']}")
-    print(f"matches: {figures['finished']}/{figures['matches']} finished in {figures['seconds']} s "
-          f"({figures['errors']} client errors; set-up {figures['setup_seconds']} s)")
-    print(f"actions: {figures['client_actions']} by clients, {figures['all_actions']} in all (robots included)")
-    print(f"throughput: {figures['client_actions_per_s']} client actions/s, "
-          f"{figures['all_actions_per_s']} accepted actions/s in all")
-    print(f"round trip (action sent -> state reflecting it received): p50 {rtt['p50']} ms, "
-          f"p90 {rtt['p90']} ms, p99 {rtt['p99']} ms, max {rtt['max']} ms")
-    print(f"CPU: server {figures['server_cpu_percent']} % of one core "
-          f"({figures['server_cpu_us_per_action']} µs per accepted action), clients {figures['client_cpu_percent']} %; "
-          f"load average {figures['load_average']:.2f}; store: {figures['store']}")
+    print(
+        f"server: one `ginrummy serve` process, SQLite (WAL, synchronous={args.sync}), robots `{args.level}`, "
+        f"robot delay 0, client think time {args.think:g} s, compression {figures['compression']}, "
+        f"client loop {figures['client_loop']}"
+    )
+    print(
+        f"matches: {figures['finished']}/{figures['matches']} finished in {figures['seconds']} s "
+        f"({figures['errors']} client errors; set-up {figures['setup_seconds']} s)"
+    )
+    print(
+        f"actions: {figures['client_actions']} by clients, {figures['all_actions']} in all (robots included)"
+    )
+    print(
+        f"throughput: {figures['client_actions_per_s']} client actions/s, "
+        f"{figures['all_actions_per_s']} accepted actions/s in all"
+    )
+    print(
+        f"round trip (action sent -> state reflecting it received): p50 {rtt['p50']} ms, "
+        f"p90 {rtt['p90']} ms, p99 {rtt['p99']} ms, max {rtt['max']} ms"
+    )
+    print(
+        f"CPU: server {figures['server_cpu_percent']} % of one core "
+        f"({figures['server_cpu_us_per_action']} µs per accepted action), clients {figures['client_cpu_percent']} %; "
+        f"load average {figures['load_average']:.2f}; store: {figures['store']}"
+    )
     if figures["first_error"]:
         print(f"first client error: {figures['first_error']}")
     return 0

@@ -54,10 +54,17 @@ def test_expert_bench_reads_params_and_rejects_bad_ones(monkeypatch: pytest.Monk
     monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))  # the variant stays in this test
     bench = _load("bench_expert")
     assert bench.parse_params(["adapt=false", "danger=2", "take_margin=0.5"]) == {
-        "adapt": False, "danger": 2, "take_margin": 0.5}
-    for bad, says in (("dange=1", "no field 'dange'"), ("adapt=1", "adapt takes a bool"),
-                      ("danger=x", "not a JSON value"), ("danger", "expected NAME=VALUE"),
-                      ("mc_min=1.5", "mc_min takes a int")):
+        "adapt": False,
+        "danger": 2,
+        "take_margin": 0.5,
+    }
+    for bad, says in (
+        ("dange=1", "no field 'dange'"),
+        ("adapt=1", "adapt takes a bool"),
+        ("danger=x", "not a JSON value"),
+        ("danger", "expected NAME=VALUE"),
+        ("mc_min=1.5", "mc_min takes a int"),
+    ):
         with pytest.raises(ValueError, match=says):
             bench.parse_params([bad])
     assert bench.main(["--param", "adapt=yes"]) == 2

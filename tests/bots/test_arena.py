@@ -26,10 +26,37 @@ from ginrummy.rules import Action, Discard, Draw, View
 _load_commands()
 runner = CliRunner()
 
-JSON_KEYS = {"a", "b", "matches", "a_wins", "win_rate", "ci95", "elo_diff", "hands", "avg_hand_turns",
-             "forfeits", "forfeit_reasons", "stats_a", "stats_b", "rules", "seed"}
-SIDE_KEYS = {"hands_won", "points", "points_per_hand", "knocks", "gins", "gin_pct", "undercuts",
-             "undercut_pct", "forfeits", "decision_ms_p50", "decision_ms_p95", "decision_ms_max"}
+JSON_KEYS = {
+    "a",
+    "b",
+    "matches",
+    "a_wins",
+    "win_rate",
+    "ci95",
+    "elo_diff",
+    "hands",
+    "avg_hand_turns",
+    "forfeits",
+    "forfeit_reasons",
+    "stats_a",
+    "stats_b",
+    "rules",
+    "seed",
+}
+SIDE_KEYS = {
+    "hands_won",
+    "points",
+    "points_per_hand",
+    "knocks",
+    "gins",
+    "gin_pct",
+    "undercuts",
+    "undercut_pct",
+    "forfeits",
+    "decision_ms_p50",
+    "decision_ms_p95",
+    "decision_ms_max",
+}
 
 
 def test_wilson_interval_known_values() -> None:
@@ -222,7 +249,9 @@ def _engine(script: Path, mode: str, time_limit: float = 0.5) -> PlayerSpec:
     ("mode", "words"),
     [("silent", "within 0.5 s"), ("crash", "exit status 3"), ("illegal", "illegal action big gin")],
 )
-def test_a_failing_engine_forfeits_each_match_with_the_reason(engine_script: Path, mode: str, words: str) -> None:
+def test_a_failing_engine_forfeits_each_match_with_the_reason(
+    engine_script: Path, mode: str, words: str
+) -> None:
     summary = run_arena(_engine(engine_script, mode), "baseline", matches=2, seed=1)
     data = summary.to_json()
     assert data["forfeits"] == 2 and data["stats_a"]["forfeits"] == 2

@@ -288,7 +288,9 @@ def test_read_view_follows_the_opponent() -> None:
     assert k.unseen.bit_count() == 52 - len(view.hand) - len(view.discard_pile) - len(view.opponent_known)
     for ev in k.events:
         assert ev.kind in (PASSED, TOOK, DISCARDED, STOCK)
-    discards = [e["action"]["card"] for e in view.history if e["seat"] != seat and e["action"]["type"] == "discard"]
+    discards = [
+        e["action"]["card"] for e in view.history if e["seat"] != seat and e["action"]["type"] == "discard"
+    ]
     assert [str(CardSet.from_mask(1 << ev.card)) for ev in k.events if ev.kind == DISCARDED] == discards
 
 
@@ -342,7 +344,10 @@ def test_inference_follows_what_the_opponent_took() -> None:
         "AS 2S 3S 4C 5C 6C 7D 8H KC QC JC",
         "2D",
         opp_known="9H",
-        history=[(1, {"type": "draw", "source": "discard"}, "9H"), (1, {"type": "discard", "card": "2D"}, None)],
+        history=[
+            (1, {"type": "draw", "source": "discard"}, "9H"),
+            (1, {"type": "discard", "card": "2D"}, None),
+        ],
     )
     k = read_view(view)
     probs = card_probs(k)
@@ -368,8 +373,14 @@ def test_expected_after_draw_against_brute_force(seed: int) -> None:
     stock = [(c, rng.choice([0.0, 0.5, 1.0, 2.0])) for c in deck[10:40]]
     total = sum(w for _, w in stock)
     # After drawing c: the least deadwood of the eleven cards less any one of them.
-    after = {c: min(min_deadwood(CardSet.from_mask((hand | 1 << c) & ~(1 << x)))
-                    for x in range(52) if (hand | 1 << c) >> x & 1) for c, _ in stock}
+    after = {
+        c: min(
+            min_deadwood(CardSet.from_mask((hand | 1 << c) & ~(1 << x)))
+            for x in range(52)
+            if (hand | 1 << c) >> x & 1
+        )
+        for c, _ in stock
+    }
     plain = sum(w * after[c] for c, w in stock) / total
     assert expected_after_draw(hand, stock, total) == pytest.approx(plain)
     for tau in (4.0, 12.0):
@@ -392,12 +403,23 @@ def test_learns_when_the_opponent_passes_up_knocks() -> None:
     match = new_match("classic", seed=2)
     view = match.view(0)
     showdown = {
-        "outcome": "undercut", "scorer": 1, "points": 27, "knocker": 0,
-        "hands": [["3S", "4S", "5S", "9C", "9D", "9H", "JD", "QD", "KD", "2C"],
-                  ["AH", "2H", "3H", "4C", "5C", "6C", "7D", "7H", "7C", "8H"]],
+        "outcome": "undercut",
+        "scorer": 1,
+        "points": 27,
+        "knocker": 0,
+        "hands": [
+            ["3S", "4S", "5S", "9C", "9D", "9H", "JD", "QD", "KD", "2C"],
+            ["AH", "2H", "3H", "4C", "5C", "6C", "7D", "7H", "7C", "8H"],
+        ],
     }
-    over = View(**{**{f: getattr(view, f) for f in view.__dataclass_fields__},
-                   "phase": "over", "legal": (), "showdown": showdown})
+    over = View(
+        **{
+            **{f: getattr(view, f) for f in view.__dataclass_fields__},
+            "phase": "over",
+            "legal": (),
+            "showdown": showdown,
+        }
+    )
     player = ExpertPlayer(seed=1)
     player.observe(over)
     assert player._asap_missed == 1
@@ -434,26 +456,55 @@ def test_plays_its_steady_game_until_the_opponent_knocks_at_once() -> None:
 def test_a_late_knock_switches_the_game_and_a_passed_up_knock_switches_it_back() -> None:
     match = new_match("classic", seed=2)
     view = match.view(0)
-    draws = [{"seat": 1, "action": {"type": "draw", "source": "stock"}},
-             {"seat": 1, "action": {"type": "discard", "card": "KS"}}] * 7
-    late_knock = {"outcome": "knock", "scorer": 1, "points": 9, "knocker": 1, "deadwood": [15, 6],
-                  "hands": [[], []]}
-    over = View(**{**{f: getattr(view, f) for f in view.__dataclass_fields__},
-                   "phase": "over", "legal": (), "showdown": late_knock, "history": tuple(draws)})
+    draws = [
+        {"seat": 1, "action": {"type": "draw", "source": "stock"}},
+        {"seat": 1, "action": {"type": "discard", "card": "KS"}},
+    ] * 7
+    late_knock = {
+        "outcome": "knock",
+        "scorer": 1,
+        "points": 9,
+        "knocker": 1,
+        "deadwood": [15, 6],
+        "hands": [[], []],
+    }
+    over = View(
+        **{
+            **{f: getattr(view, f) for f in view.__dataclass_fields__},
+            "phase": "over",
+            "legal": (),
+            "showdown": late_knock,
+            "history": tuple(draws),
+        }
+    )
     player = ExpertPlayer(seed=1)
     player.observe(over)
     assert player.exploiting
     gin = {**late_knock, "outcome": "gin", "deadwood": [15, 0]}
-    early = View(**{**{f: getattr(over, f) for f in over.__dataclass_fields__},
-                    "showdown": late_knock, "history": tuple(draws[:6])})
+    early = View(
+        **{
+            **{f: getattr(over, f) for f in over.__dataclass_fields__},
+            "showdown": late_knock,
+            "history": tuple(draws[:6]),
+        }
+    )
     other = ExpertPlayer(seed=1)
     other.observe(View(**{**{f: getattr(over, f) for f in over.__dataclass_fields__}, "showdown": gin}))
     other.observe(early)  # three draws and 6 deadwood: what a patient player does too
     assert not other.exploiting
-    passed_up = {"outcome": "undercut", "scorer": 1, "points": 27, "knocker": 0,
-                 "hands": [["3S", "4S", "5S", "9C", "9D", "9H", "JD", "QD", "KD", "2C"],
-                           ["AH", "2H", "3H", "4C", "5C", "6C", "7D", "7H", "7C", "8H"]]}
-    player.observe(View(**{**{f: getattr(over, f) for f in over.__dataclass_fields__}, "showdown": passed_up}))
+    passed_up = {
+        "outcome": "undercut",
+        "scorer": 1,
+        "points": 27,
+        "knocker": 0,
+        "hands": [
+            ["3S", "4S", "5S", "9C", "9D", "9H", "JD", "QD", "KD", "2C"],
+            ["AH", "2H", "3H", "4C", "5C", "6C", "7D", "7H", "7C", "8H"],
+        ],
+    }
+    player.observe(
+        View(**{**{f: getattr(over, f) for f in over.__dataclass_fields__}, "showdown": passed_up})
+    )
     assert not player.exploiting
 
 

@@ -30,9 +30,20 @@ def _knowledge(hand: str, *, my_draws: int = 0, unseen: int | None = None, opp_t
     mask = parse_cards(hand).mask
     taken = parse_cards(opp_taken).mask if opp_taken else 0
     return Knowledge(
-        seat=0, phase="discard", hand=mask, upcard=-1, dead=0, pile=[], stock_count=31 - 2 * my_draws,
-        knock_limit=10, opp_known=taken, opp_taken=taken, my_draws=my_draws, opp_draws=my_draws,
-        unseen=(FULL & ~mask & ~taken) if unseen is None else unseen, opp_unknown=10 - taken.bit_count(),
+        seat=0,
+        phase="discard",
+        hand=mask,
+        upcard=-1,
+        dead=0,
+        pile=[],
+        stock_count=31 - 2 * my_draws,
+        knock_limit=10,
+        opp_known=taken,
+        opp_taken=taken,
+        my_draws=my_draws,
+        opp_draws=my_draws,
+        unseen=(FULL & ~mask & ~taken) if unseen is None else unseen,
+        opp_unknown=10 - taken.bit_count(),
     )
 
 
@@ -118,8 +129,7 @@ def test_tracking_counts_only_live_outs() -> None:
     # 7H 8H: outs 6H and 9H. With both outs dead the draw is worth nothing.
     hand = parse_cards("7H 8H 2C 3C 4C JD QS KC 5S AD").mask
     live = _knowledge("7H 8H 2C 3C 4C JD QS KC 5S AD")
-    dead_outs = _knowledge("7H 8H 2C 3C 4C JD QS KC 5S AD",
-                           unseen=live.unseen & ~parse_cards("6H 9H").mask)
+    dead_outs = _knowledge("7H 8H 2C 3C 4C JD QS KC 5S AD", unseen=live.unseen & ~parse_cards("6H 9H").mask)
     probs = [0.3] * 52
     assert expected_deadwood(hand, live, probs) < expected_deadwood(hand, dead_outs, probs)
     assert expected_deadwood(hand, dead_outs, probs) == 7 + 8 + 10 + 10 + 10 + 5 + 1

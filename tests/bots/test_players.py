@@ -171,8 +171,14 @@ def _reachable(root: object) -> list[object]:
     """
     seen: dict[int, object] = {}
     stack = [root]
-    skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType,
-            types.MethodType)
+    skip = (
+        type,
+        types.ModuleType,
+        types.FunctionType,
+        types.BuiltinFunctionType,
+        types.CodeType,
+        types.MethodType,
+    )
     while stack:
         obj = stack.pop()
         if id(obj) in seen or isinstance(obj, skip):
@@ -291,6 +297,6 @@ def test_forms_meld_matches_a_brute_force() -> None:
             is_meld(CardSet.from_mask((1 << card) | (1 << a) | (1 << b)))
             or any(is_meld(CardSet.from_mask((1 << card) | (1 << a) | (1 << b) | (1 << c))) for c in members)
             for i, a in enumerate(members)
-            for b in members[i + 1:]
+            for b in members[i + 1 :]
         )
         assert forms_meld(card, hand) == brute, f"{CARDS[card]} with {CardSet.from_mask(hand)}"

@@ -30,7 +30,9 @@ def test_suggestions_are_legal_and_explained(level: str) -> None:
         assert len(hint.reason) > 10
 
 
-def test_default_level_is_the_expert_when_installed_else_the_best_below(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_level_is_the_expert_when_installed_else_the_best_below(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     view = hand_view("7H 8H 2C 4D 6S 9S JC QD KS AH", "9H")
     if "expert" in _REGISTRY:
         assert suggest(view).level == "expert"

@@ -146,7 +146,9 @@ def test_play_rejects_unknown_rules_and_opponent() -> None:
 
 
 def test_play_oklahoma_shows_the_knock_limit_source() -> None:
-    result = runner.invoke(app, ["play", "--seed", "3", "--rules", "oklahoma", "--opponent", "random"], input="")
+    result = runner.invoke(
+        app, ["play", "--seed", "3", "--rules", "oklahoma", "--opponent", "random"], input=""
+    )
     assert result.exit_code == 0
     assert "Oklahoma: set by the first upcard" in result.output  # the table precedes the first prompt
     assert "Input ended" in result.output

@@ -74,8 +74,13 @@ def test_garbage_reply_is_a_protocol_error(tmp_path: Path) -> None:
 
 
 def test_illegal_action_is_named(tmp_path: Path) -> None:
-    reply = 'print(json.dumps({"type": "action", "id": msg["id"], "action": {"type": "big_gin"}}), flush=True)'
-    with EnginePlayer(_engine(tmp_path, reply), move_time=5) as engine, pytest.raises(EngineIllegalAction) as caught:
+    reply = (
+        'print(json.dumps({"type": "action", "id": msg["id"], "action": {"type": "big_gin"}}), flush=True)'
+    )
+    with (
+        EnginePlayer(_engine(tmp_path, reply), move_time=5) as engine,
+        pytest.raises(EngineIllegalAction) as caught,
+    ):
         engine.act(_view())
     assert "illegal action big gin" in str(caught.value)
     assert caught.value.action.to_json() == {"type": "big_gin"}
@@ -109,16 +114,18 @@ def test_crashing_engine_reports_exit_status_and_stderr(tmp_path: Path) -> None:
 
 def test_error_reply_is_a_protocol_error(tmp_path: Path) -> None:
     reply = 'print(json.dumps({"type": "error", "message": "confused"}), flush=True)'
-    with EnginePlayer(_engine(tmp_path, reply), move_time=5) as engine, pytest.raises(
-        EngineProtocolError, match="confused"
+    with (
+        EnginePlayer(_engine(tmp_path, reply), move_time=5) as engine,
+        pytest.raises(EngineProtocolError, match="confused"),
     ):
         engine.act(_view())
 
 
 def test_reply_to_an_unknown_id_is_a_protocol_error(tmp_path: Path) -> None:
     reply = 'print(json.dumps({"type": "action", "id": 999, "action": {"type": "pass"}}), flush=True)'
-    with EnginePlayer(_engine(tmp_path, reply), move_time=5) as engine, pytest.raises(
-        EngineProtocolError, match="act 999, which was never sent"
+    with (
+        EnginePlayer(_engine(tmp_path, reply), move_time=5) as engine,
+        pytest.raises(EngineProtocolError, match="act 999, which was never sent"),
     ):
         engine.act(_view())
 
@@ -126,11 +133,15 @@ def test_reply_to_an_unknown_id_is_a_protocol_error(tmp_path: Path) -> None:
 def test_late_answer_to_a_timed_out_request_is_skipped(tmp_path: Path) -> None:
     # The first act is answered late; the second act is answered at once. The host must
     # drop the stale reply and take the one with the matching id.
-    reply = textwrap.dedent("""
+    reply = (
+        textwrap.dedent("""
         if msg["id"] == 1:
             time.sleep(1.0)
         print(json.dumps({"type": "action", "id": msg["id"], "action": msg["view"]["legal"][0]}), flush=True)
-    """).strip().replace("\n", "\n        ")
+    """)
+        .strip()
+        .replace("\n", "\n        ")
+    )
     view = _view()
     with EnginePlayer(_engine(tmp_path, reply), move_time=0.3) as engine:
         with pytest.raises(EngineTimeout):
@@ -152,14 +163,16 @@ def test_missing_program_is_a_crash() -> None:
 
 def test_close_kills_an_engine_that_ignores_quit(tmp_path: Path) -> None:
     script = tmp_path / "stubborn.py"
-    script.write_text(textwrap.dedent("""
+    script.write_text(
+        textwrap.dedent("""
         import json, sys
         sys.stdin.readline()
         print(json.dumps({"type": "hello", "protocol": 1}), flush=True)
         import time
         while True:
             time.sleep(1)
-    """))
+    """)
+    )
     engine = EnginePlayer([sys.executable, str(script)], grace=0.2)
     engine.close()
     assert engine.returncode is not None and engine.returncode != 0  # killed, not exited

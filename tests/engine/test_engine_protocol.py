@@ -34,7 +34,9 @@ def test_messages_encode_as_protocol_md_shows() -> None:
     assert json.loads(encode(Result(view))) == {"type": "result", "view": view.to_json()}
     assert json.loads(encode(Quit())) == {"type": "quit"}
     assert json.loads(encode(ActionReply(17, Discard(parse_card("7H"))))) == {
-        "type": "action", "id": 17, "action": {"type": "discard", "card": "7H"},
+        "type": "action",
+        "id": 17,
+        "action": {"type": "discard", "card": "7H"},
     }
     assert json.loads(encode(ErrorMessage("bad"))) == {"type": "error", "message": "bad"}
 

@@ -30,13 +30,15 @@ def test_hello_act_result_quit_in_process() -> None:
     match = new_match(seed=4)
     seat = match.to_act
     view = match.view(seat)
-    code, replies = _converse([
-        '{"type": "hello", "protocol": 1}',
-        _act_line(17, view),
-        json.dumps({"type": "result", "view": view.to_json()}),
-        '{"type": "quit"}',
-        '{"type": "hello", "protocol": 1}',  # after quit: never read
-    ])
+    code, replies = _converse(
+        [
+            '{"type": "hello", "protocol": 1}',
+            _act_line(17, view),
+            json.dumps({"type": "result", "view": view.to_json()}),
+            '{"type": "quit"}',
+            '{"type": "hello", "protocol": 1}',  # after quit: never read
+        ]
+    )
     assert code == 0
     assert replies[0] == {"type": "hello", "protocol": 1, "name": "random"}
     assert replies[1]["type"] == "action" and replies[1]["id"] == 17
@@ -94,14 +96,19 @@ def test_real_engine_subprocess_full_conversation() -> None:
     match = new_match(seed=8)
     seat = match.to_act
     view = match.view(seat)
-    script = "\n".join([
-        '{"type":"hello","protocol":1}',
-        _act_line(1, view),
-        "this is not json",
-        json.dumps({"type": "result", "view": view.to_json()}),
-        _act_line(2, view),
-        '{"type":"quit"}',
-    ]) + "\n"
+    script = (
+        "\n".join(
+            [
+                '{"type":"hello","protocol":1}',
+                _act_line(1, view),
+                "this is not json",
+                json.dumps({"type": "result", "view": view.to_json()}),
+                _act_line(2, view),
+                '{"type":"quit"}',
+            ]
+        )
+        + "\n"
+    )
     done = _run_engine(script)
     assert done.returncode == 0, done.stderr
     replies = [json.loads(line) for line in done.stdout.splitlines()]
@@ -121,7 +128,11 @@ def test_real_engine_exits_cleanly_at_end_of_input() -> None:
 def test_unknown_bot_is_a_clear_error() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "ginrummy.cli", "engine", "--bot", "no-such-bot"],
-        input="", capture_output=True, text=True, timeout=60, check=False,
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 2
     assert "unknown player 'no-such-bot'" in done.stderr

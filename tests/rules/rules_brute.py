@@ -128,7 +128,7 @@ def layable_subsets(melds: Iterable[Cards], defender: Cards) -> dict[frozenset[B
             for i, meld in enumerate(state):
                 grown = meld | {card}
                 if is_meld(grown):
-                    stack.append((laid | {card}, state[:i] + (grown,) + state[i + 1:]))
+                    stack.append((laid | {card}, state[:i] + (grown,) + state[i + 1 :]))
     return laid_sets
 
 

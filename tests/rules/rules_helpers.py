@@ -23,8 +23,12 @@ from ginrummy.rules.cards import CARDS
 
 #: Every action a client could ever send: pass, both draws, Big Gin, 52 discards, 52 knocks.
 ALL_ACTIONS: tuple[Action, ...] = (
-    Pass(), Draw("stock"), Draw("discard"), BigGin(),
-    *(Discard(c) for c in CARDS), *(Knock(c) for c in CARDS),
+    Pass(),
+    Draw("stock"),
+    Draw("discard"),
+    BigGin(),
+    *(Discard(c) for c in CARDS),
+    *(Knock(c) for c in CARDS),
 )
 
 
@@ -61,7 +65,7 @@ def rig_hand(
     rest = [i for i in range(52) if not used >> i & 1 and i not in top]
     stock = rest + list(reversed(top))  # the top of the stock is the last element
     if stock_size is not None:
-        stock = stock[len(stock) - stock_size:]
+        stock = stock[len(stock) - stock_size :]
     seats = [0, 0]
     seats[1 - dealer] = cards[0].mask
     seats[dealer] = cards[1].mask

@@ -48,8 +48,9 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     return state
 
 
-def rejected(hand: Hand, action: Any, match: str, seat: int | None = None,
-             error: type[Exception] = IllegalActionError) -> None:
+def rejected(
+    hand: Hand, action: Any, match: str, seat: int | None = None, error: type[Exception] = IllegalActionError
+) -> None:
     """`action` raises `error` with a message matching `match`, and nothing changes."""
     before = snapshot(hand)
     legal_before = hand.legal_actions()
@@ -145,8 +146,7 @@ def test_non_dealer_takes_the_upcard_then_the_dealer_plays() -> None:
 
 
 def test_card_just_taken_can_be_neither_discarded_nor_knocked_until_next_turn() -> None:
-    hand = rig_hand(dealer=1, non_dealer=READY, dealer_cards=OTHER, upcard="KH",
-                    stock_top=["QD", "7H"])
+    hand = rig_hand(dealer=1, non_dealer=READY, dealer_cards=OTHER, upcard="KH", stock_top=["QD", "7H"])
     hand.apply(Draw("discard"))  # seat 0 takes K♥: knocking with it would leave 4
     legal = hand.legal_actions()
     assert Discard(c("KH")) not in legal and Knock(c("KH")) not in legal
@@ -187,8 +187,11 @@ def test_knock_ends_the_hand_face_down() -> None:
     knocks = {str(a.card) for a in hand.legal_actions() if isinstance(a, Knock)}
     # 3♥ or 4♥ leave part of the run 3-7♥; any nine leaves a set of three.
     assert knocks == {"2C", "2D", "3H", "4H", "7H", "9S", "9D", "9C", "9H"}
-    rejected(hand, Knock(c("5H")), "cannot knock by discarding 5H: 24 deadwood would remain "
-             "and the knock limit is 10")
+    rejected(
+        hand,
+        Knock(c("5H")),
+        "cannot knock by discarding 5H: 24 deadwood would remain and the knock limit is 10",
+    )
     rejected(hand, Knock(c("KS")), "KS is not in your hand")
     hand.apply(Knock(c("2D")))
     assert hand.phase == "over" and hand.knock_card == c("2D").index
@@ -208,8 +211,13 @@ def test_gin_scores_bonus_plus_deadwood() -> None:
     hand.apply(Pass())
     hand.apply(Draw("stock"))  # 2♥ joins the heart run: 2-6♥, nines, 2♣ 2♦ dead
     assert Knock(c("2C")) in hand.legal_actions()
-    hand = rig_hand(dealer=0, non_dealer="3H 4H 5H 6H 9S 9D 9C AC 2C 7D", dealer_cards=OTHER,
-                    upcard="QH", stock_top=["3C"])
+    hand = rig_hand(
+        dealer=0,
+        non_dealer="3H 4H 5H 6H 9S 9D 9C AC 2C 7D",
+        dealer_cards=OTHER,
+        upcard="QH",
+        stock_top=["3C"],
+    )
     hand.apply(Pass())
     hand.apply(Pass())
     hand.apply(Draw("stock"))
@@ -257,8 +265,13 @@ def test_big_gin_when_played() -> None:
 
 
 def test_big_gin_after_taking_the_discard() -> None:
-    hand = rig_hand(Rules.preset("big_gin"), dealer=0, non_dealer="3H 4H 5H 6H 9S 9D 9C AC 2C 3C",
-                    dealer_cards=OTHER, upcard="4C")
+    hand = rig_hand(
+        Rules.preset("big_gin"),
+        dealer=0,
+        non_dealer="3H 4H 5H 6H 9S 9D 9C AC 2C 3C",
+        dealer_cards=OTHER,
+        upcard="4C",
+    )
     hand.apply(Draw("discard"))
     assert BigGin() in hand.legal_actions()
     hand.apply(BigGin())
@@ -269,8 +282,9 @@ def test_big_gin_after_taking_the_discard() -> None:
 
 
 def test_void_hand_at_two_stock_cards_not_before() -> None:
-    hand = rig_hand(dealer=0, non_dealer=OTHER, dealer_cards=READY.replace("2C 2D", "JC QS"),
-                    upcard="QH", stock_size=4)
+    hand = rig_hand(
+        dealer=0, non_dealer=OTHER, dealer_cards=READY.replace("2C 2D", "JC QS"), upcard="QH", stock_size=4
+    )
     hand.apply(Pass())
     hand.apply(Pass())
     hand.apply(Draw("stock"))  # 3 left
@@ -285,8 +299,9 @@ def test_void_hand_at_two_stock_cards_not_before() -> None:
 
 
 def test_knock_is_still_allowed_with_two_stock_cards() -> None:
-    hand = rig_hand(dealer=0, non_dealer=READY, dealer_cards=OTHER, upcard="QH", stock_top=["7H"],
-                    stock_size=3)
+    hand = rig_hand(
+        dealer=0, non_dealer=READY, dealer_cards=OTHER, upcard="QH", stock_top=["7H"], stock_size=3
+    )
     hand.apply(Pass())
     hand.apply(Pass())
     hand.apply(Draw("stock"))  # the third-to-last card: 2 left
@@ -403,8 +418,9 @@ def test_opponent_knock_card_is_hidden_until_the_showdown() -> None:
 
 
 def test_view_json_round_trip() -> None:
-    hand = rig_hand(Rules.preset("hoyle"), dealer=0, non_dealer=READY, dealer_cards=OTHER,
-                    upcard="KH", stock_top=["7H"])
+    hand = rig_hand(
+        Rules.preset("hoyle"), dealer=0, non_dealer=READY, dealer_cards=OTHER, upcard="KH", stock_top=["7H"]
+    )
     match = rig_match(Rules.preset("hoyle"), hand)
     script = [Draw("discard"), Discard(c("2C")), Draw("stock"), Discard(c("7H")), Draw("stock")]
     for action in [*script, None]:
@@ -415,18 +431,34 @@ def test_view_json_round_trip() -> None:
             assert View.from_json(json.dumps(data)) == view
             assert View.from_json(view.dumps()) == view
             assert json.loads(json.dumps(data)) == data  # plain JSON types only
-            assert set(data) == {"seat", "dealer", "hand_number", "scores", "rules", "knock_limit",
-                                 "phase", "hand", "discard_pile", "stock_count", "opponent_known",
-                                 "history", "legal", "showdown"}
+            assert set(data) == {
+                "seat",
+                "dealer",
+                "hand_number",
+                "scores",
+                "rules",
+                "knock_limit",
+                "phase",
+                "hand",
+                "discard_pile",
+                "stock_count",
+                "opponent_known",
+                "history",
+                "legal",
+                "showdown",
+            }
         if action is not None:
             match.apply(action)
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ("not json", "not valid JSON"),
-    ([], "must be a JSON object"),
-    ({"seat": 0}, "missing the field"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("not json", "not valid JSON"),
+        ([], "must be a JSON object"),
+        ({"seat": 0}, "missing the field"),
+    ],
+)
 def test_bad_view_json(data: Any, message: str) -> None:
     with pytest.raises(ViewError, match=message):
         View.from_json(data)
@@ -435,10 +467,12 @@ def test_bad_view_json(data: Any, message: str) -> None:
 def test_bad_view_fields_are_named() -> None:
     view = rig_match(None, rig_hand(non_dealer=READY, dealer_cards=OTHER, upcard="KH")).view(0)
     data = view.to_json()
-    for key, value, message in [("phase", "bidding", "unknown phase 'bidding'"),
-                                ("hand", ["AS", "ZZ"], "'ZZ'"),
-                                ("legal", [{"type": "fold"}], "unknown action type 'fold'"),
-                                ("scores", [1], "scores must be a list of two")]:
+    for key, value, message in [
+        ("phase", "bidding", "unknown phase 'bidding'"),
+        ("hand", ["AS", "ZZ"], "'ZZ'"),
+        ("legal", [{"type": "fold"}], "unknown action type 'fold'"),
+        ("scores", [1], "scores must be a list of two"),
+    ]:
         with pytest.raises(ViewError, match=message):
             View.from_json({**data, key: value})
 
@@ -452,15 +486,18 @@ def test_every_action_round_trips_through_json() -> None:
     assert action_from_json({"type": "knock", "card": "10h"}) == Knock(c("TH"))
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ('{"type": ', "not valid JSON"),
-    ([1, 2], "must be a JSON object"),
-    ({"type": "fold"}, "unknown action type 'fold'"),
-    ({}, "unknown action type None"),
-    ({"type": "draw", "source": "deck"}, "draw source must be 'stock' or 'discard', got 'deck'"),
-    ({"type": "discard"}, "needs a 'card'"),
-    ({"type": "knock", "card": "ZZ"}, "'ZZ' is not a card"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ('{"type": ', "not valid JSON"),
+        ([1, 2], "must be a JSON object"),
+        ({"type": "fold"}, "unknown action type 'fold'"),
+        ({}, "unknown action type None"),
+        ({"type": "draw", "source": "deck"}, "draw source must be 'stock' or 'discard', got 'deck'"),
+        ({"type": "discard"}, "needs a 'card'"),
+        ({"type": "knock", "card": "ZZ"}, "'ZZ' is not a card"),
+    ],
+)
 def test_bad_action_json(data: Any, message: str) -> None:
     with pytest.raises(ActionError, match=message):
         action_from_json(data)

@@ -109,7 +109,7 @@ class Tracker:
         self.done = 0
 
     def update(self) -> None:
-        for step in self.hand.steps[self.done:]:
+        for step in self.hand.steps[self.done :]:
             bit = 1 << step.card.index if step.card is not None else 0
             action, seat = step.action, step.seat
             if isinstance(action, Draw):
@@ -147,8 +147,12 @@ class MatchChecker:
 
     def check_cards(self) -> None:
         hand = self.match.hand
-        parts = [hand.hands[0], hand.hands[1], *(1 << i for i in hand.stock),
-                 *(1 << i for i in hand.discard_pile)]
+        parts = [
+            hand.hands[0],
+            hand.hands[1],
+            *(1 << i for i in hand.stock),
+            *(1 << i for i in hand.discard_pile),
+        ]
         if hand.knock_card is not None:
             parts.append(1 << hand.knock_card)
         union = 0

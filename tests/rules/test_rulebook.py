@@ -69,8 +69,21 @@ def laid_on(result: Showdown) -> dict[str, str]:
 def test_rules_md_1_point_values() -> None:
     """RULES.md §1: ace 1, two to ten face value, J = Q = K = 10."""
     values = {c: Card.parse(c + "S").points for c in "A23456789TJQK"}
-    assert values == {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
-                      "T": 10, "J": 10, "Q": 10, "K": 10}
+    assert values == {
+        "A": 1,
+        "2": 2,
+        "3": 3,
+        "4": 4,
+        "5": 5,
+        "6": 6,
+        "7": 7,
+        "8": 8,
+        "9": 9,
+        "T": 10,
+        "J": 10,
+        "Q": 10,
+        "K": 10,
+    }
 
 
 def test_rules_md_2_ace_is_low_only() -> None:
@@ -137,7 +150,12 @@ def test_guide003_an_binh_undercut_at_9_or_8() -> None:
     tie = showdown(an, "KS KH KD 5S 6S 7S 8H 3H 7C 2S")  # 7♣ + 2♠ left = 9
     assert (tie.outcome, tie.scorer, tie.points, tie.defender_deadwood) == ("undercut", "defender", 25, 9)
     lower = showdown(an, "KS KH KD 5S 6S 7S 8H 3H 6C 2S")  # 6♣ + 2♠ left = 8
-    assert (lower.outcome, lower.scorer, lower.points, lower.defender_deadwood) == ("undercut", "defender", 26, 8)
+    assert (lower.outcome, lower.scorer, lower.points, lower.defender_deadwood) == (
+        "undercut",
+        "defender",
+        26,
+        8,
+    )
 
 
 def test_guide003_an_gin_v_12_scores_37_without_layoffs() -> None:
@@ -297,8 +315,9 @@ def test_rules_md_5_big_gin_scores_31_plus_deadwood() -> None:
 def test_guide003_taking_6h_to_4h_5h_still_needs_a_discard() -> None:
     """Guide 003: holding 4♥ 5♥ with 6♥ face up, taking it makes the run 4-5-6♥, but the
     player must still discard another card (guide 000: never the card just taken)."""
-    hand = rig_hand(non_dealer="4H 5H KS KD QC JC 9D 8C 2S AD",
-                    dealer_cards="AC 2C 3C 4C 5C 6C 7C 8D 9H TH", upcard="6H")
+    hand = rig_hand(
+        non_dealer="4H 5H KS KD QC JC 9D 8C 2S AD", dealer_cards="AC 2C 3C 4C 5C 6C 7C 8D 9H TH", upcard="6H"
+    )
     me = hand.to_act
     hand.apply(Draw("discard"))
     assert hand.phase == "discard" and hand.to_act == me and len(hand.hand_of(me)) == 11
@@ -313,8 +332,13 @@ def test_guide003_taking_6h_to_4h_5h_still_needs_a_discard() -> None:
 def test_guide001_void_hand_when_stock_reaches_two() -> None:
     """Site 001 / guide 000: the player who draws the third-to-last stock card and
     discards without knocking voids the hand; nobody scores and the same dealer deals."""
-    hand = rig_hand(dealer=1, non_dealer="KS KD QC JC 9D 8C 2S AD 4H 7H",
-                    dealer_cards="AC 3C 5C 7C 9C JD QD 2H 6H TH", upcard="5S", stock_size=3)
+    hand = rig_hand(
+        dealer=1,
+        non_dealer="KS KD QC JC 9D 8C 2S AD 4H 7H",
+        dealer_cards="AC 3C 5C 7C 9C JD QD 2H 6H TH",
+        upcard="5S",
+        stock_size=3,
+    )
     match = rig_match(None, hand)
     match.apply(Pass())
     match.apply(Pass())
@@ -329,8 +353,13 @@ def test_guide001_void_hand_when_stock_reaches_two() -> None:
 def test_guide000_upcard_offer_order() -> None:
     """Guide 000 / RULES.md §3.3: the non-dealer is offered the upcard first, then the
     dealer; if both pass the non-dealer draws from the stock."""
-    hand = rig_hand(dealer=0, non_dealer="KS KD QC JC 9D 8C 2S AD 4H 7H",
-                    dealer_cards="AC 3C 5C 7C 9C JD QD 2H 6H TH", upcard="5S", stock_top=["QH"])
+    hand = rig_hand(
+        dealer=0,
+        non_dealer="KS KD QC JC 9D 8C 2S AD 4H 7H",
+        dealer_cards="AC 3C 5C 7C 9C JD QD 2H 6H TH",
+        upcard="5S",
+        stock_top=["QH"],
+    )
     assert (hand.phase, hand.to_act) == ("offer", 1)
     hand.apply(Pass())
     assert (hand.phase, hand.to_act) == ("offer", 0)

@@ -105,8 +105,14 @@ def test_undercut_on_tie() -> None:
 
 def test_a_tie_scores_nothing_in_a_match() -> None:
     rules = Rules(undercut_on_tie=False)
-    hand = rig_hand(rules, dealer=1, non_dealer="4H 5H 6H 9S 9D 9C 2D 3S 4C TD", dealer_cards=TIE_DEFENDER,
-                    upcard="QD", stock_top=["7H"])
+    hand = rig_hand(
+        rules,
+        dealer=1,
+        non_dealer="4H 5H 6H 9S 9D 9C 2D 3S 4C TD",
+        dealer_cards=TIE_DEFENDER,
+        upcard="QD",
+        stock_top=["7H"],
+    )
     match = rig_match(rules, hand)
     match.apply(Pass())
     match.apply(Pass())
@@ -203,8 +209,9 @@ def test_end_of_match_bonus(field: str) -> None:
             shutouts += 1
         assert getattr(result, field) == tuple(expected)
         assert result.scores == (result.points[0] + expected[0], result.points[1] + expected[1])
-        assert result.winner == (None if result.scores[0] == result.scores[1]
-                                 else int(result.scores[1] > result.scores[0]))
+        assert result.winner == (
+            None if result.scores[0] == result.scores[1] else int(result.scores[1] > result.scores[0])
+        )
     if field == "shutout_bonus":
         assert 0 < shutouts < 25  # both kinds of ending were seen
 
@@ -212,9 +219,13 @@ def test_end_of_match_bonus(field: str) -> None:
 def test_box_bonus_can_change_the_winner() -> None:
     """Hoyle: the highest total wins, bonuses included — not necessarily who reached the target."""
     rules = Rules(target=40, box_bonus=50)
-    flipped = [m for m in end_bonus_results(rules, range(40))
-               if m.result is not None and m.result.winner is not None
-               and m.result.points[m.result.winner] < rules.target]
+    flipped = [
+        m
+        for m in end_bonus_results(rules, range(40))
+        if m.result is not None
+        and m.result.winner is not None
+        and m.result.points[m.result.winner] < rules.target
+    ]
     assert flipped, "no match where the box bonus decided the winner"
 
 
@@ -255,8 +266,9 @@ def test_oklahoma_ace_upcard_still_allows_gin() -> None:
     rules = Rules.preset("oklahoma")
     used = (parse_cards(GIN) | parse_cards(OTHER) | c("4C")).mask
     seed = seed_with_upcard(lambda i: i % 13 == 0 and not used >> i & 1)
-    hand = rig_hand(rules, dealer=0, non_dealer=GIN.replace("3C", "7D"), dealer_cards=OTHER,
-                    stock_top=["3C"], seed=seed)
+    hand = rig_hand(
+        rules, dealer=0, non_dealer=GIN.replace("3C", "7D"), dealer_cards=OTHER, stock_top=["3C"], seed=seed
+    )
     hand.apply(Pass())
     hand.apply(Pass())
     hand.apply(Draw("stock"))
@@ -265,8 +277,9 @@ def test_oklahoma_ace_upcard_still_allows_gin() -> None:
     assert hand.result is not None and hand.result.outcome == "gin"
 
 
-@pytest.mark.parametrize(("spade", "spade_double", "multiplier"),
-                         [(True, True, 2), (True, False, 1), (False, True, 1)])
+@pytest.mark.parametrize(
+    ("spade", "spade_double", "multiplier"), [(True, True, 2), (True, False, 1), (False, True, 1)]
+)
 def test_spade_double(spade: bool, spade_double: bool, multiplier: int) -> None:
     rules = Rules(oklahoma=True, spade_double=spade_double)
     used = (parse_cards(READY) | parse_cards(OTHER) | c("7H")).mask
@@ -297,9 +310,19 @@ def test_presets() -> None:
     assert Rules.preset_names() == ("classic", "hoyle", "oklahoma", "big_gin") == tuple(PRESETS)
     classic = Rules.preset("classic")
     assert classic == Rules()
-    assert (classic.knock_limit, classic.gin_bonus, classic.undercut_bonus, classic.target) == (10, 25, 25, 100)
+    assert (classic.knock_limit, classic.gin_bonus, classic.undercut_bonus, classic.target) == (
+        10,
+        25,
+        25,
+        100,
+    )
     assert (classic.undercut_on_tie, classic.big_gin_bonus, classic.next_dealer) == (True, None, "alternate")
-    assert (classic.game_bonus, classic.box_bonus, classic.shutout_bonus, classic.oklahoma) == (0, 0, 0, False)
+    assert (classic.game_bonus, classic.box_bonus, classic.shutout_bonus, classic.oklahoma) == (
+        0,
+        0,
+        0,
+        False,
+    )
     hoyle = Rules.preset("hoyle")
     assert (hoyle.first_dealer, hoyle.next_dealer) == ("cut", "loser")
     assert (hoyle.game_bonus, hoyle.box_bonus, hoyle.shutout_bonus) == (100, 25, 100)
@@ -312,7 +335,9 @@ def test_presets() -> None:
 
 
 def test_unknown_preset_lists_the_presets() -> None:
-    with pytest.raises(RulesError, match="unknown rules preset 'texas'; choose one of classic, hoyle, oklahoma, big_gin"):
+    with pytest.raises(
+        RulesError, match="unknown rules preset 'texas'; choose one of classic, hoyle, oklahoma, big_gin"
+    ):
         Rules.preset("texas")
     with pytest.raises(RulesError, match="choose one of"):
         new_match("texas")
@@ -324,8 +349,11 @@ def test_new_match_takes_a_preset_name() -> None:
 
 
 def test_rules_json_round_trip() -> None:
-    for rules in [*PRESETS.values(), Rules.preset("hoyle").replace(target=250, gin_bonus=20),
-                  Rules(big_gin_bonus=50, undercut_on_tie=False, next_dealer="winner")]:
+    for rules in [
+        *PRESETS.values(),
+        Rules.preset("hoyle").replace(target=250, gin_bonus=20),
+        Rules(big_gin_bonus=50, undercut_on_tie=False, next_dealer="winner"),
+    ]:
         data = rules.to_json()
         assert data["preset"] == rules.preset_name and "preset_name" not in data
         assert Rules.from_json(data) == rules
@@ -336,25 +364,39 @@ def test_rules_json_round_trip() -> None:
 def test_every_field_is_covered_here() -> None:
     """A new Rules field must get a test in this file."""
     assert {f.name for f in fields(Rules)} == {
-        "preset_name", "knock_limit", "gin_bonus", "undercut_bonus", "undercut_on_tie",
-        "big_gin_bonus", "target", "first_dealer", "next_dealer", "game_bonus", "box_bonus",
-        "shutout_bonus", "oklahoma", "spade_double",
+        "preset_name",
+        "knock_limit",
+        "gin_bonus",
+        "undercut_bonus",
+        "undercut_on_tie",
+        "big_gin_bonus",
+        "target",
+        "first_dealer",
+        "next_dealer",
+        "game_bonus",
+        "box_bonus",
+        "shutout_bonus",
+        "oklahoma",
+        "spade_double",
     }
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    ({"knock_limit": -1}, "knock_limit"),
-    ({"knock_limit": 101}, "knock_limit"),
-    ({"gin_bonus": 2.5}, "gin_bonus"),
-    ({"target": 0}, "target"),
-    ({"big_gin_bonus": -3}, "big_gin_bonus"),
-    ({"big_gin_bonus": True}, "big_gin_bonus"),
-    ({"undercut_bonus": True}, "undercut_bonus"),
-    ({"first_dealer": "oldest"}, "first_dealer must be 'random' or 'cut', got 'oldest'"),
-    ({"next_dealer": "dealer"}, "next_dealer must be 'alternate', 'loser' or 'winner'"),
-    ({"oklahoma": "yes"}, "oklahoma must be true or false"),
-    ({"colour": "red"}, "unknown rules field"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"knock_limit": -1}, "knock_limit"),
+        ({"knock_limit": 101}, "knock_limit"),
+        ({"gin_bonus": 2.5}, "gin_bonus"),
+        ({"target": 0}, "target"),
+        ({"big_gin_bonus": -3}, "big_gin_bonus"),
+        ({"big_gin_bonus": True}, "big_gin_bonus"),
+        ({"undercut_bonus": True}, "undercut_bonus"),
+        ({"first_dealer": "oldest"}, "first_dealer must be 'random' or 'cut', got 'oldest'"),
+        ({"next_dealer": "dealer"}, "next_dealer must be 'alternate', 'loser' or 'winner'"),
+        ({"oklahoma": "yes"}, "oklahoma must be true or false"),
+        ({"colour": "red"}, "unknown rules field"),
+    ],
+)
 def test_bad_rules_are_refused(change: dict[str, object], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         Rules().replace(**change)

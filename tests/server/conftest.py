@@ -10,6 +10,6 @@ from server_helpers import live_server, test_settings
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """"127.0.0.1:PORT" of a server shared by one test module (robots move at once)."""
+    """ "127.0.0.1:PORT" of a server shared by one test module (robots move at once)."""
     with live_server(test_settings(tmp_path_factory.mktemp("server"))) as address:
         yield address

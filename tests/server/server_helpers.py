@@ -49,7 +49,11 @@ def live_server(settings: Settings) -> Iterator[str]:
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        create_app(settings), log_level="warning", lifespan="on", ws_max_size=65536, loop="asyncio",
+        create_app(settings),
+        log_level="warning",
+        lifespan="on",
+        ws_max_size=65536,
+        loop="asyncio",
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
@@ -91,7 +95,9 @@ class Table:
             self.errors.append(message)
         return message
 
-    async def until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
+    async def until(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+    ) -> dict[str, Any]:
         """Receive until a message satisfies `predicate`; return it."""
         deadline = time.monotonic() + timeout
         while True:
@@ -166,7 +172,9 @@ class Guest:
         return data["match_id"]  # type: ignore[no-any-return]
 
     async def room(self, rules: Any = "classic", turn_seconds: Any = 0) -> dict[str, Any]:
-        status, data = await self.request("POST", "/api/rooms", {"rules": rules, "turn_seconds": turn_seconds})
+        status, data = await self.request(
+            "POST", "/api/rooms", {"rules": rules, "turn_seconds": turn_seconds}
+        )
         assert status == 200, data
         return data  # type: ignore[no-any-return]
 
@@ -181,8 +189,11 @@ class Guest:
         if origin:
             headers["Origin"] = origin
         ws = await websockets.connect(
-            f"ws://{self.host}/ws/{match_id}", additional_headers=headers, max_size=2**22,
-            open_timeout=10, ping_interval=None,
+            f"ws://{self.host}/ws/{match_id}",
+            additional_headers=headers,
+            max_size=2**22,
+            open_timeout=10,
+            ping_interval=None,
         )
         table = Table(ws, self, match_id)
         self.tables.append(table)

@@ -69,22 +69,28 @@ class LiveServer:
 
     def start(self) -> LiveServer:
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-        env.update({
-            "GINRUMMY_DATA_DIR": str(self.data_dir),
-            "GINRUMMY_ROBOT_DELAY": "0",
-            "GINRUMMY_HTTP_RATE_LIMIT": "0",
-            "GINRUMMY_LOG_LEVEL": "warning",
-        })
+        env.update(
+            {
+                "GINRUMMY_DATA_DIR": str(self.data_dir),
+                "GINRUMMY_ROBOT_DELAY": "0",
+                "GINRUMMY_HTTP_RATE_LIMIT": "0",
+                "GINRUMMY_LOG_LEVEL": "warning",
+            }
+        )
         log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "ginrummy.cli", "serve", "--port", str(self.port)],
-            env=env, stdout=log, stderr=subprocess.STDOUT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         log.close()
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}: {self.log_path.read_text()}")
+                raise RuntimeError(
+                    f"the server exited with {self.process.returncode}: {self.log_path.read_text()}"
+                )
             try:
                 with urllib.request.urlopen(f"{self.url}/api/me", timeout=2) as response:
                     if response.status == 200:
@@ -255,8 +261,12 @@ class TablePlayer:
 
     def pick_discard(self) -> str:
         page = self.page
-        dead = page.eval_on_selector_all("#hand .group.deadwood .card.discardable", "els => els.map(e => e.dataset.card)")
-        pool = dead or page.eval_on_selector_all("#hand .card.discardable", "els => els.map(e => e.dataset.card)")
+        dead = page.eval_on_selector_all(
+            "#hand .group.deadwood .card.discardable", "els => els.map(e => e.dataset.card)"
+        )
+        pool = dead or page.eval_on_selector_all(
+            "#hand .card.discardable", "els => els.map(e => e.dataset.card)"
+        )
         assert pool, "no card can be discarded"
         return max(pool, key=lambda c: (POINTS[c[0]], c))
 
@@ -283,12 +293,24 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         live.stop()
 
 
-def new_context(browser: Browser, base_url: str, *, width: int = 1200, height: int = 900,
-                locale: str = "en-US", phone: bool = False) -> BrowserContext:
+def new_context(
+    browser: Browser,
+    base_url: str,
+    *,
+    width: int = 1200,
+    height: int = 900,
+    locale: str = "en-US",
+    phone: bool = False,
+) -> BrowserContext:
     # Reduced motion: no transitions, so cards are where they will stay when the test measures them.
     context = browser.new_context(
-        base_url=base_url, viewport={"width": width, "height": height}, locale=locale,
-        is_mobile=phone, has_touch=phone, device_scale_factor=2 if phone else 1, reduced_motion="reduce",
+        base_url=base_url,
+        viewport={"width": width, "height": height},
+        locale=locale,
+        is_mobile=phone,
+        has_touch=phone,
+        device_scale_factor=2 if phone else 1,
+        reduced_motion="reduce",
     )
     context.set_default_timeout(WAIT)
     context.add_init_script(SHOWDOWN_WATCH)
@@ -395,11 +417,15 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
             return
         card = player.pick_discard()
         page.click(f'#hand [data-card="{card}"]')
-        expect(page.locator(f'#hand [data-card="{card}"]')).to_have_attribute("aria-pressed", "true", timeout=WAIT)
+        expect(page.locator(f'#hand [data-card="{card}"]')).to_have_attribute(
+            "aria-pressed", "true", timeout=WAIT
+        )
         expect(page.locator("#discard-button")).to_be_enabled(timeout=WAIT)
         taken["table"] = shot(page, artifacts_dir, "table.png")
         page.click(f'#hand [data-card="{card}"]')  # unselect again
-        expect(page.locator(f'#hand [data-card="{card}"]')).to_have_attribute("aria-pressed", "false", timeout=WAIT)
+        expect(page.locator(f'#hand [data-card="{card}"]')).to_have_attribute(
+            "aria-pressed", "false", timeout=WAIT
+        )
 
     def on_showdown(player: TablePlayer) -> None:
         if "showdown" in taken:
@@ -413,7 +439,9 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
         if page.locator("#showdown-hold").count():
             # "Wait for me" stops the countdown and is remembered; unticking starts it again.
             page.check("#showdown-hold")
-            expect(page.locator("#showdown-countdown")).to_have_text("Waiting until you continue", timeout=WAIT)
+            expect(page.locator("#showdown-countdown")).to_have_text(
+                "Waiting until you continue", timeout=WAIT
+            )
             assert page.evaluate("() => localStorage.getItem('gr-showdown-hold')") == "1"
             page.uncheck("#showdown-hold")
             expect(page.locator("#showdown-countdown")).to_contain_text("Next deal in", timeout=WAIT)
@@ -429,8 +457,13 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
         assert page.inner_text("#knock-explain")
         taken.setdefault("knock-confirm", shot(page, artifacts_dir, "knock-confirm.png"))
 
-    player = TablePlayer(page, on_showdown=on_showdown, on_discard_phase=on_discard,
-                         on_knock=on_knock, on_knock_dialog=on_knock_dialog)
+    player = TablePlayer(
+        page,
+        on_showdown=on_showdown,
+        on_discard_phase=on_discard,
+        on_knock=on_knock,
+        on_knock_dialog=on_knock_dialog,
+    )
 
     def match_over() -> bool:
         state = table_state(page)
@@ -464,7 +497,9 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
     page.wait_for_selector("#replay-side .verify.ok")
     # The hash and the deal reproduced from the seed.
     expect(page.locator("#replay-side .checks li.ok")).to_have_count(2, timeout=WAIT)
-    expect(page.locator("#replay-board .card.back")).to_have_count(2, timeout=WAIT)  # only the stock is face down
+    expect(page.locator("#replay-board .card.back")).to_have_count(
+        2, timeout=WAIT
+    )  # only the stock is face down
     expect(page.locator("#replay-position")).to_contain_text("move 0 of", timeout=WAIT)
     first = page.inner_text("#replay-step")
     page.keyboard.press("ArrowRight")
@@ -479,7 +514,9 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
     expect(page.locator("#replay-position")).to_contain_text("move 1 of", timeout=WAIT)
     page.select_option("#perspective", "0")
     # From seat 0 the robot's cards are face down (stock backs + its hand).
-    page.wait_for_function("() => document.querySelectorAll('#replay-board .seat.opponent .card.back').length >= 7")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#replay-board .seat.opponent .card.back').length >= 7"
+    )
     page.select_option("#perspective", "all")
     shot(page, artifacts_dir, "replay.png")
     page.set_viewport_size({"width": 375, "height": 812})
@@ -591,10 +628,15 @@ def test_two_friends_play_a_hand_through_a_private_link(
         def grab(player: TablePlayer) -> None:
             page.wait_for_selector("#showdown .sd-title")
             shots.setdefault(name, shot(page, artifacts_dir, name))
+
         return grab
 
-    host_player = TablePlayer(host, on_discard_phase=host_discard, on_showdown=keep("showdown-friend.png", host))
-    guest_player = TablePlayer(guest, on_discard_phase=guest_discard, on_showdown=keep("showdown-phone-vi.png", guest))
+    host_player = TablePlayer(
+        host, on_discard_phase=host_discard, on_showdown=keep("showdown-friend.png", host)
+    )
+    guest_player = TablePlayer(
+        guest, on_discard_phase=guest_discard, on_showdown=keep("showdown-phone-vi.png", guest)
+    )
 
     # The host takes the first upcard when offered: the guest then sees that card in the host's hand.
     # The non-dealer is offered it first; when that is the guest, the guest passes it on.
@@ -610,7 +652,9 @@ def test_two_friends_play_a_hand_through_a_private_link(
     assert upcard["card"], "the host was offered no upcard"
     guest.wait_for_selector(f'#opponent-known [data-card="{upcard["card"]}"]')
 
-    play([host_player, guest_player], until=lambda: host_player.showdowns >= 1 and guest_player.showdowns >= 1)
+    play(
+        [host_player, guest_player], until=lambda: host_player.showdowns >= 1 and guest_player.showdowns >= 1
+    )
     assert host_player.moves + guest_player.moves >= 3
     # Both were shown the hand's showdown once, with the same scores (seat order, so the same numbers).
     host_seen, guest_seen = shown_showdowns(host), shown_showdowns(guest)
@@ -689,7 +733,12 @@ def test_table_reconnects_after_the_server_is_killed_and_plays_by_keyboard_and_d
         def turn_in(phase: str) -> None:
             for _ in range(200):
                 state = table_state(page)
-                if state["mine"] and not state["pending"] and state["phase"] == phase and not state["showdown"]:
+                if (
+                    state["mine"]
+                    and not state["pending"]
+                    and state["phase"] == phase
+                    and not state["showdown"]
+                ):
                     return
                 if player.act() is None:
                     player.wait_turn()
@@ -710,7 +759,9 @@ def test_table_reconnects_after_the_server_is_killed_and_plays_by_keyboard_and_d
             page.keyboard.press("ArrowRight")
             focused = page.evaluate("document.activeElement.dataset.card")
         page.keyboard.press("Enter")
-        expect(page.locator(f'#hand [data-card="{focused}"]')).to_have_attribute("aria-pressed", "true", timeout=WAIT)
+        expect(page.locator(f'#hand [data-card="{focused}"]')).to_have_attribute(
+            "aria-pressed", "true", timeout=WAIT
+        )
         version = table_state(page)["version"]
         page.keyboard.press("d")
         page.wait_for_function(WAIT_CHANGE, arg=[version])
@@ -797,7 +848,9 @@ def random_hands(count: int, seed: int) -> list[list[str]]:
     return hands
 
 
-def test_browser_deadwood_and_deal_check_agree_with_the_rules_engine(browser: Browser, server: LiveServer) -> None:
+def test_browser_deadwood_and_deal_check_agree_with_the_rules_engine(
+    browser: Browser, server: LiveServer
+) -> None:
     context = new_context(browser, server.url)
     page = context.new_page()
     page.goto("/matches")

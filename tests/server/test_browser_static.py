@@ -17,17 +17,33 @@ LEVELS = ("novice", "casual", "skilled", "advanced", "expert")
 
 # Keys built at run time from a family name and a value the page can meet.
 DYNAMIC_KEYS = (
-    [f"rules.{p}" for p in PRESETS] + [f"rules.{p}.help" for p in PRESETS]
-    + [f"level.{lv}" for lv in LEVELS] + [f"level.{lv}.help" for lv in LEVELS]
-    + [f"card.rank.{r}" for r in range(13)] + [f"card.suit.{s}" for s in range(4)]
+    [f"rules.{p}" for p in PRESETS]
+    + [f"rules.{p}.help" for p in PRESETS]
+    + [f"level.{lv}" for lv in LEVELS]
+    + [f"level.{lv}.help" for lv in LEVELS]
+    + [f"card.rank.{r}" for r in range(13)]
+    + [f"card.suit.{s}" for s in range(4)]
     + [f"showdown.{o}" for o in ("void", "knock", "gin", "big_gin", "undercut", "tie")]
     + [f"showdown.role.{r}" for r in ("knocker", "defender")]
     + [f"matches.status.{s}" for s in ("waiting", "playing", "over")]
     + [f"table.group_{g}" for g in ("run", "set", "deadwood")]
     + [f"table.sort_{m}" for m in ("melds", "suit", "rank")]
     + [f"end.{b}" for b in ("game_bonus", "box_bonus", "shutout_bonus")]
-    + [f"ws.{c}" for c in ("bad_message", "illegal_action", "not_your_turn", "rate_limited", "too_large",
-                           "forbidden", "stale", "not_found", "server_error", "generic")]
+    + [
+        f"ws.{c}"
+        for c in (
+            "bad_message",
+            "illegal_action",
+            "not_your_turn",
+            "rate_limited",
+            "too_large",
+            "forbidden",
+            "stale",
+            "not_found",
+            "server_error",
+            "generic",
+        )
+    ]
 )
 
 
@@ -88,7 +104,9 @@ def test_pages_exist_and_load_only_local_modules() -> None:
         assert 'name="viewport"' in html  # phones get the real width
     for path, text in sources().items():
         # No CDN, font service or other outside address: the machines are offline.
-        outside = [u for u in re.findall(r"https?://[^\s'\")]+", text) if not u.startswith("http://www.w3.org/")]
+        outside = [
+            u for u in re.findall(r"https?://[^\s'\")]+", text) if not u.startswith("http://www.w3.org/")
+        ]
         assert outside == [], path
         if path.suffix == ".js":
             for module in re.findall(r'from "(\./[^"]+)"', text):

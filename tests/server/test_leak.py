@@ -123,7 +123,9 @@ def scan(truth: Truth, seat: int, payloads: list[str]) -> int:
     states = 0
     for text in payloads:
         message = json.loads(text)
-        for secret in truth.secrets + truth.hidden[version if message["type"] != "state" else message["version"]]:
+        for secret in (
+            truth.secrets + truth.hidden[version if message["type"] != "state" else message["version"]]
+        ):
             assert secret not in text, f"seat {seat} got a secret seed or commitment: {text[:200]}"
         if message["type"] != "state":
             assert cards_in(message) <= truth.current[version][seat], f"seat {seat}: {message}"
@@ -140,7 +142,9 @@ def scan(truth: Truth, seat: int, payloads: list[str]) -> int:
         assert (message["last_hand"] is None) == (last is None), "last_hand is the latest finished hand"
         if last is not None:
             leaked = cards_in(message["last_hand"]) - last[seat]
-            assert not leaked, f"seat {seat}, version {version}: last hand names unseen cards {sorted(leaked)}"
+            assert not leaked, (
+                f"seat {seat}, version {version}: last hand names unseen cards {sorted(leaked)}"
+            )
         assert not cards_in(message["match"]), "match metadata names no card"
         assert not cards_in(message["result"] or {}), "the result names no card"
     return states
@@ -260,8 +264,9 @@ def test_the_scanner_catches_a_leak(host: str) -> None:
             with pytest.raises(AssertionError, match="unseen"):
                 scan(truth, 0, [json.dumps(tampered)])
         tampered = json.loads(payloads[0])
-        tampered["view"]["history"].append({"seat": 1, "action": {"type": "draw", "source": "stock"},
-                                            "card": unseen[-1]})
+        tampered["view"]["history"].append(
+            {"seat": 1, "action": {"type": "draw", "source": "stock"}, "card": unseen[-1]}
+        )
         with pytest.raises(AssertionError, match="unseen"):
             scan(truth, 0, [json.dumps(tampered)])
         secret = json.loads(payloads[0])

@@ -52,7 +52,9 @@ def serve(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
     log = open(data_dir / f"server-{time.monotonic_ns()}.log", "wb")  # noqa: SIM115 - closed below
     process = subprocess.Popen(
         [*_command(), "serve", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        env=env, stdout=log, stderr=subprocess.STDOUT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 60
@@ -88,7 +90,8 @@ async def play_moves(table: Table, count: int, rng: random.Random) -> dict[str, 
 def _table_part(state: dict[str, Any]) -> dict[str, Any]:
     """What must be identical after a restart: the view, the last hand, the result and the version."""
     return {k: state[k] for k in ("version", "view", "last_hand", "result")} | {
-        "commitment": state["match"]["commitment"], "status": state["match"]["status"],
+        "commitment": state["match"]["commitment"],
+        "status": state["match"]["status"],
     }
 
 
@@ -125,9 +128,13 @@ def test_sigkill_mid_match_then_restart_continues_every_match(tmp_path: Path) ->
         assert solo_table.state and a.state and b.state
         saved.update(
             guests={"solo": solo.cookie, "alice": alice.cookie, "bob": bob.cookie},
-            robot_match=robot_match, room=room["match_id"],
-            solo=_table_part(solo_table.state), alice=_table_part(a.state), bob=_table_part(b.state),
-            solo_sent=state["version"], room_sent=mover.state["version"],
+            robot_match=robot_match,
+            room=room["match_id"],
+            solo=_table_part(solo_table.state),
+            alice=_table_part(a.state),
+            bob=_table_part(b.state),
+            solo_sent=state["version"],
+            room_sent=mover.state["version"],
         )
 
     async def after_the_restart() -> None:
@@ -150,7 +157,7 @@ def test_sigkill_mid_match_then_restart_continues_every_match(tmp_path: Path) ->
                 # earlier history is unchanged, only later moves were added.
                 old_hist, new_hist = before["view"]["history"], now["view"]["history"]
                 if now["view"]["hand_number"] == before["view"]["hand_number"]:
-                    assert new_hist[:len(old_hist)] == old_hist, name
+                    assert new_hist[: len(old_hist)] == old_hist, name
         # Play continues on both tables, robots included.
         saved["solo_after"] = (await play_moves(solo_table, 3, rng))["version"]
         mover = a if a.state and a.state["view"]["legal"] else b
@@ -167,6 +174,7 @@ def test_sigkill_mid_match_then_restart_continues_every_match(tmp_path: Path) ->
         run(after_the_restart)
     # And once more: killed while idle, the second restart still has everything.
     with serve(tmp_path, port):
+
         async def check() -> None:
             solo = Guest(host, saved["guests"]["solo"])
             status, data = await solo.request("GET", "/api/matches")
@@ -234,15 +242,15 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) 
             first, delay = cycle == 0, rng.uniform(0.1, 1.2)
             run(lambda: play_until_killed(process, first, delay))  # noqa: B023 - run() calls it at once
     with serve(tmp_path, port):
+
         async def finish() -> dict[str, MatchRecord]:
             # Everything acknowledged before any kill is still there; play the matches to the end.
-            await asyncio.gather(*[
-                play_moves_to_end(Guest(host, cookies[m]), m, seen[m]) for m in cookies
-            ])
+            await asyncio.gather(*[play_moves_to_end(Guest(host, cookies[m]), m, seen[m]) for m in cookies])
             records = {}
             for match_id in cookies:
                 status, replay = await Guest(host, cookies[match_id]).request(
-                    "GET", f"/api/matches/{match_id}/replay")
+                    "GET", f"/api/matches/{match_id}/replay"
+                )
                 assert status == 200
                 records[match_id] = MatchRecord.from_json(replay["record"])
             return records
@@ -251,8 +259,12 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) 
     for match_id, record in records.items():
         for version, view in sorted(seen[match_id].items())[:: max(1, len(seen[match_id]) // 40)]:
             if view["showdown"] is not None:  # the final hand: the server adds its seed to the showdown
-                view = {**view, "showdown": {k: v for k, v in view["showdown"].items()
-                                             if k not in ("seed", "commitment")}}
+                view = {
+                    **view,
+                    "showdown": {
+                        k: v for k, v in view["showdown"].items() if k not in ("seed", "commitment")
+                    },
+                }
             assert _view_at(record, version, 0) == view, (match_id, version)
 
 

@@ -31,7 +31,9 @@ class FakeSocket:
     def state(self) -> dict[str, Any]:
         return [m for m in self.messages if m["type"] == "state"][-1]
 
-    async def wait_for(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0) -> dict[str, Any]:
+    async def wait_for(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5.0
+    ) -> dict[str, Any]:
         async def loop() -> dict[str, Any]:
             while True:
                 for message in self.messages:
@@ -46,8 +48,9 @@ class FakeSocket:
 def with_service(tmp_path: Path, body: Callable[[GameService], Awaitable[None]], **config: Any) -> None:
     async def main() -> None:
         settings = {"robot_delay": 0.0, "grace_seconds": 30.0, "min_turn_seconds": 0.05, **config}
-        service = GameService(SqlStore(f"sqlite:///{tmp_path / 's.sqlite3'}"), ServiceConfig(**settings),
-                              secret="s" * 32)
+        service = GameService(
+            SqlStore(f"sqlite:///{tmp_path / 's.sqlite3'}"), ServiceConfig(**settings), secret="s" * 32
+        )
         await service.start()
         try:
             await body(service)
@@ -85,7 +88,9 @@ def test_the_turn_clock_makes_the_move_when_it_runs_out(tmp_path: Path) -> None:
     with_service(tmp_path, body)
 
 
-def test_a_disconnected_player_gets_a_grace_period_then_a_robot_plays_until_it_returns(tmp_path: Path) -> None:
+def test_a_disconnected_player_gets_a_grace_period_then_a_robot_plays_until_it_returns(
+    tmp_path: Path,
+) -> None:
     async def body(service: GameService) -> None:
         live, _guests = await room_of_two(service, turn_seconds=0)
         sockets = [FakeSocket(), FakeSocket()]
@@ -232,8 +237,12 @@ def test_a_restart_rebuilds_recent_matches_at_once_and_old_ones_when_opened(tmp_
 
         for hours_later, loaded_at_start in ((0.0, True), (2.0, False)):
             later = time.time() + hours_later * 3600
-            service = GameService(SqlStore(url), ServiceConfig(robot_delay=0.0), secret="s" * 32,
-                                  clock=lambda later=later: later)
+            service = GameService(
+                SqlStore(url),
+                ServiceConfig(robot_delay=0.0),
+                secret="s" * 32,
+                clock=lambda later=later: later,
+            )
             await service.start()
             try:
                 assert (match_id in service.live) is loaded_at_start

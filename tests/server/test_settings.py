@@ -21,41 +21,48 @@ def test_defaults_use_an_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
 
 
 def test_every_variable_is_read() -> None:
-    settings = Settings.from_env({
-        "DATABASE_URL": "postgresql+psycopg://u:p@db/gin",
-        "GINRUMMY_SECRET": "k" * 40,
-        "GINRUMMY_ROBOT_DELAY": "0",
-        "GINRUMMY_ROBOT_BUDGET": "0.25",
-        "GINRUMMY_TURN_SECONDS": "0",
-        "GINRUMMY_GRACE_SECONDS": "12.5",
-        "GINRUMMY_RATE_LIMIT": "5/9",
-        "GINRUMMY_HTTP_RATE_LIMIT": "30/7",
-        "GINRUMMY_MAX_MESSAGE": "8192",
-        "GINRUMMY_SQLITE_SYNC": "full",
-        "GINRUMMY_COOKIE_SECURE": "1",
-        "GINRUMMY_ALLOWED_ORIGINS": "https://Cards.example/, http://localhost:8000",
-        "GINRUMMY_LOG_LEVEL": "DEBUG",
-    })
+    settings = Settings.from_env(
+        {
+            "DATABASE_URL": "postgresql+psycopg://u:p@db/gin",
+            "GINRUMMY_SECRET": "k" * 40,
+            "GINRUMMY_ROBOT_DELAY": "0",
+            "GINRUMMY_ROBOT_BUDGET": "0.25",
+            "GINRUMMY_TURN_SECONDS": "0",
+            "GINRUMMY_GRACE_SECONDS": "12.5",
+            "GINRUMMY_RATE_LIMIT": "5/9",
+            "GINRUMMY_HTTP_RATE_LIMIT": "30/7",
+            "GINRUMMY_MAX_MESSAGE": "8192",
+            "GINRUMMY_SQLITE_SYNC": "full",
+            "GINRUMMY_COOKIE_SECURE": "1",
+            "GINRUMMY_ALLOWED_ORIGINS": "https://Cards.example/, http://localhost:8000",
+            "GINRUMMY_LOG_LEVEL": "DEBUG",
+        }
+    )
     assert settings.database_url == "postgresql+psycopg://u:p@db/gin" and settings.secret == "k" * 40
     assert settings.robot_delay == 0 and settings.robot_time_budget == 0.25 and settings.turn_seconds is None
     assert settings.grace_seconds == 12.5 and (settings.rate_per_second, settings.rate_burst) == (5, 9)
     assert settings.max_message == 8192 and settings.sqlite_synchronous == "FULL" and settings.cookie_secure
     assert settings.allowed_origins == ("https://cards.example", "http://localhost:8000")
     assert settings.log_level == "debug" and (settings.http_per_minute, settings.http_burst) == (30, 7)
-    assert Settings.from_env({"DATABASE_URL": "sqlite://", "GINRUMMY_HTTP_RATE_LIMIT": "0"}).http_per_minute == 0
+    assert (
+        Settings.from_env({"DATABASE_URL": "sqlite://", "GINRUMMY_HTTP_RATE_LIMIT": "0"}).http_per_minute == 0
+    )
 
 
-@pytest.mark.parametrize(("name", "value", "words"), [
-    ("GINRUMMY_ROBOT_DELAY", "soon", "number"),
-    ("GINRUMMY_GRACE_SECONDS", "-1", "at least"),
-    ("GINRUMMY_TURN_SECONDS", "5", "10..3600"),
-    ("GINRUMMY_RATE_LIMIT", "fast", "20/40"),
-    ("GINRUMMY_RATE_LIMIT", "0/5", "positive"),
-    ("GINRUMMY_SQLITE_SYNC", "sometimes", "NORMAL"),
-    ("GINRUMMY_HTTP_RATE_LIMIT", "lots", "60/120"),
-    ("GINRUMMY_HTTP_RATE_LIMIT", "-5/10", "positive"),
-    ("GINRUMMY_MAX_MESSAGE", "10", "at least"),
-])
+@pytest.mark.parametrize(
+    ("name", "value", "words"),
+    [
+        ("GINRUMMY_ROBOT_DELAY", "soon", "number"),
+        ("GINRUMMY_GRACE_SECONDS", "-1", "at least"),
+        ("GINRUMMY_TURN_SECONDS", "5", "10..3600"),
+        ("GINRUMMY_RATE_LIMIT", "fast", "20/40"),
+        ("GINRUMMY_RATE_LIMIT", "0/5", "positive"),
+        ("GINRUMMY_SQLITE_SYNC", "sometimes", "NORMAL"),
+        ("GINRUMMY_HTTP_RATE_LIMIT", "lots", "60/120"),
+        ("GINRUMMY_HTTP_RATE_LIMIT", "-5/10", "positive"),
+        ("GINRUMMY_MAX_MESSAGE", "10", "at least"),
+    ],
+)
 def test_bad_values_are_refused_with_the_variable_named(name: str, value: str, words: str) -> None:
     with pytest.raises(SettingsError, match=name) as error:
         Settings.from_env({"DATABASE_URL": "sqlite://", name: value})

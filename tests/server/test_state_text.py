@@ -43,8 +43,9 @@ class CheckingSocket:
 
 def run(tmp_path: Path, body: Any) -> None:
     async def main() -> None:
-        service = GameService(SqlStore(f"sqlite:///{tmp_path / 's.sqlite3'}"),
-                              ServiceConfig(robot_delay=0.0), secret="s" * 32)
+        service = GameService(
+            SqlStore(f"sqlite:///{tmp_path / 's.sqlite3'}"), ServiceConfig(robot_delay=0.0), secret="s" * 32
+        )
         await service.start()
         try:
             await body(service)
@@ -97,6 +98,6 @@ def test_state_text_follows_players_connecting_and_leaving(tmp_path: Path) -> No
         live.connect(1, other)
         assert first.mismatches == [] and other.mismatches == []
         connected = [s["match"]["players"][1]["connected"] for s in first.states]
-        assert True in connected and False in connected[connected.index(True):]
+        assert True in connected and False in connected[connected.index(True) :]
 
     run(tmp_path, body)

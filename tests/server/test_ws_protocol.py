@@ -22,8 +22,13 @@ async def two_players(host: str, **room: Any) -> tuple[Guest, Guest, str, Table,
     assert status == 200 and joined["match_id"] == created["match_id"]
     a, b = await alice.connect(created["match_id"]), await bob.connect(created["match_id"])
     for table in (a, b):
-        await table.until(lambda m: m["type"] == "state" and m["match"]["players"][0]["connected"]
-                          and m["match"]["players"][1]["connected"])
+        await table.until(
+            lambda m: (
+                m["type"] == "state"
+                and m["match"]["players"][0]["connected"]
+                and m["match"]["players"][1]["connected"]
+            )
+        )
     return alice, bob, created["match_id"], a, b
 
 
@@ -67,9 +72,11 @@ def test_an_accepted_action_comes_back_as_the_next_version(host: str) -> None:
         theirs = await other.state_at_least(version + 1)
         assert mine["version"] == theirs["version"] == version + 1
         assert mine["view"]["history"][-1]["action"]["type"] == action["type"]
-        assert theirs["view"]["history"][-1] == {k: v for k, v in mine["view"]["history"][-1].items()
-                                                 if k != "card" or action["type"] != "draw"
-                                                 or action.get("source") == "discard"}
+        assert theirs["view"]["history"][-1] == {
+            k: v
+            for k, v in mine["view"]["history"][-1].items()
+            if k != "card" or action["type"] != "draw" or action.get("source") == "discard"
+        }
 
     run(body)
 
@@ -143,12 +150,18 @@ def test_a_card_not_in_hand_is_refused_without_saying_who_holds_it(host: str) ->
         mover, _waiter = to_act(a, b)
         assert mover.state is not None
         # Draw, then try to discard a card the player does not hold.
-        await mover.act({"type": "draw", "source": "discard"} if mover.state["view"]["phase"] == "offer"
-                        else {"type": "draw", "source": "stock"})
+        await mover.act(
+            {"type": "draw", "source": "discard"}
+            if mover.state["view"]["phase"] == "offer"
+            else {"type": "draw", "source": "stock"}
+        )
         state = await mover.state_at_least(mover.state["version"] + 1)
         mine = set(state["view"]["hand"])
-        stranger = next(c for c in ("AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC")
-                        if c not in mine)
+        stranger = next(
+            c
+            for c in ("AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC")
+            if c not in mine
+        )
         await mover.act({"type": "discard", "card": stranger})
         error = await mover.error()
         assert error["code"] == "illegal_action" and error["message"] == f"{stranger} is not in your hand"
@@ -168,7 +181,10 @@ def test_nobody_can_sit_in_or_read_another_seat(host: str) -> None:
             "forged signature": owner_id + "." + "0" * 64,
             "signature of another id": owner_id + "." + thief.cookie.split(".")[1],
             "id without signature": owner_id,
-            "tampered id": thief_id[:-1] + ("A" if thief_id[-1] != "A" else "B") + "." + thief.cookie.split(".")[1],
+            "tampered id": thief_id[:-1]
+            + ("A" if thief_id[-1] != "A" else "B")
+            + "."
+            + thief.cookie.split(".")[1],
             "no cookie": "",
         }
         for label, cookie in attempts.items():
@@ -232,7 +248,12 @@ def test_a_waiting_room_accepts_no_action_until_the_friend_joins(host: str) -> N
         state = await a.recv()
         assert state["match"]["status"] == "waiting" and state["view"]["legal"] == []
         assert state["match"]["players"][1] == {
-            "seat": 1, "name": None, "kind": None, "level": None, "connected": False, "autoplay": False,
+            "seat": 1,
+            "name": None,
+            "kind": None,
+            "level": None,
+            "connected": False,
+            "autoplay": False,
         }
         await a.act({"type": "pass"})
         assert "waiting" in (await a.error())["message"]
@@ -240,7 +261,9 @@ def test_a_waiting_room_accepts_no_action_until_the_friend_joins(host: str) -> N
         status, _ = await bob.join(created["code"])
         assert status == 200
         state = await a.until(lambda m: m["type"] == "state" and m["match"]["status"] == "playing")
-        assert state["match"]["players"][1]["name"] == "Bob" and state["match"]["players"][1]["kind"] == "human"
+        assert (
+            state["match"]["players"][1]["name"] == "Bob" and state["match"]["players"][1]["kind"] == "human"
+        )
         assert state["version"] == 0
 
     run(body)
@@ -315,7 +338,9 @@ def test_commitment_is_the_sha256_of_the_seed_revealed_after_the_hand(host: str)
             if last is not None:
                 seed = last["showdown"]["seed"]
                 assert isinstance(seed, str) and seed.isdigit()
-                assert last["showdown"]["commitment"] == commitment == hashlib.sha256(seed.encode()).hexdigest()
+                assert (
+                    last["showdown"]["commitment"] == commitment == hashlib.sha256(seed.encode()).hexdigest()
+                )
                 assert last["phase"] == "over" and last["hand_number"] == 1
                 if state["result"] is None:  # a new deal has a new commitment
                     assert state["match"]["commitment"] != commitment

@@ -48,13 +48,25 @@ def run(url: str, body: Callable[[SqlStore], Awaitable[T]]) -> T:
     return asyncio.run(main())
 
 
-def a_match(match_id: str = "m1", *, guest: str = "g1", status: str = "playing", created: float = 10.0,
-            code: str | None = None, second: SeatRow | None = None) -> MatchRow:
+def a_match(
+    match_id: str = "m1",
+    *,
+    guest: str = "g1",
+    status: str = "playing",
+    created: float = 10.0,
+    code: str | None = None,
+    second: SeatRow | None = None,
+) -> MatchRow:
     return MatchRow(
-        id=match_id, kind="room" if code else "robot", status=status,  # type: ignore[arg-type]
-        rules={"preset": "classic"}, seed="s" * 64,
+        id=match_id,
+        kind="room" if code else "robot",
+        status=status,  # type: ignore[arg-type]
+        rules={"preset": "classic"},
+        seed="s" * 64,
         seats=(SeatRow(0, guest), second or SeatRow(1, robot_level="casual")),
-        created_at=created, room_code=code, turn_seconds=60 if code else None,
+        created_at=created,
+        room_code=code,
+        turn_seconds=60 if code else None,
     )
 
 
@@ -80,7 +92,9 @@ def test_migrations_create_every_table_and_record_the_head(db_url: str) -> None:
 
 def test_setting_is_created_once_and_then_kept(db_url: str) -> None:
     async def body(store: SqlStore) -> tuple[str, str]:
-        return await store.get_or_create_setting("secret", "first"), await store.get_or_create_setting("secret", "second")
+        return await store.get_or_create_setting("secret", "first"), await store.get_or_create_setting(
+            "secret", "second"
+        )
 
     assert run(db_url, body) == ("first", "first")
     assert run(db_url, lambda s: s.get_or_create_setting("secret", "third")) == "first"
@@ -94,7 +108,11 @@ def test_guests_are_created_found_and_renamed(db_url: str) -> None:
             await store.rename_guest("nobody", "X")
         with pytest.raises(StoreError):
             await store.create_guest(GuestRow("guest-a", "again", 0.0))
-        return await store.get_guest("guest-a"), await store.get_guest("nobody"), await store.get_guests(["guest-b", "x"])
+        return (
+            await store.get_guest("guest-a"),
+            await store.get_guest("nobody"),
+            await store.get_guests(["guest-b", "x"]),
+        )
 
     anna, nobody, some = run(db_url, body)
     assert anna == GuestRow("guest-a", "Anna", 0.0)
@@ -108,7 +126,11 @@ def test_match_round_trips_with_its_seats(db_url: str) -> None:
     async def body(store: SqlStore) -> Any:
         await _with_guests(store, "g1")
         await store.create_match(row)
-        return await store.get_match("m1"), await store.get_match_by_code("ABC234"), await store.get_match("zz")
+        return (
+            await store.get_match("m1"),
+            await store.get_match_by_code("ABC234"),
+            await store.get_match("zz"),
+        )
 
     by_id, by_code, missing = run(db_url, body)
     assert by_id == row == by_code
@@ -219,10 +241,13 @@ def test_concurrent_writes_share_commits_and_all_survive_a_reopen(db_url: str) -
         for i in range(20):
             await store.create_match(a_match(f"m{i}"))
         commits_before = store.commits
-        await asyncio.gather(*[
-            store.append_event(f"m{i}", EventRow(seq, 0, {"type": "pass"}))
-            for seq in (1, 2, 3) for i in range(20)
-        ])
+        await asyncio.gather(
+            *[
+                store.append_event(f"m{i}", EventRow(seq, 0, {"type": "pass"}))
+                for seq in (1, 2, 3)
+                for i in range(20)
+            ]
+        )
         return store.commits - commits_before, store.jobs
 
     commits, _jobs = run(db_url, body)

@@ -12,6 +12,17 @@ from .levels import AdvancedPlayer, CasualPlayer, NovicePlayer, SkilledPlayer
 from .suggest import Suggestion, suggest
 
 __all__ = [
-    "AdvancedPlayer", "BaselinePlayer", "CasualPlayer", "ExpertPlayer", "NovicePlayer", "Player", "RandomPlayer",
-    "SkilledPlayer", "Suggestion", "available_players", "make_player", "register_player", "suggest",
+    "AdvancedPlayer",
+    "BaselinePlayer",
+    "CasualPlayer",
+    "ExpertPlayer",
+    "NovicePlayer",
+    "Player",
+    "RandomPlayer",
+    "SkilledPlayer",
+    "Suggestion",
+    "available_players",
+    "make_player",
+    "register_player",
+    "suggest",
 ]

@@ -66,7 +66,7 @@ def make_spec_player(spec: PlayerSpec | str, seed: int) -> Player:
     if spec.is_engine:
         from ..engine.host import EnginePlayer
 
-        command = spec.name[len(ENGINE_PREFIX):]
+        command = spec.name[len(ENGINE_PREFIX) :]
         return EnginePlayer(command, move_time=spec.time_limit, name=spec.name)
     return make_player(spec.name, seed=seed, time_budget=spec.time_budget)
 
@@ -216,7 +216,9 @@ def _play(pa: Player, pb: Player, rules: Rules, seed: int, a_seat: int, timing: 
                 seat = s
                 players[s].observe(match.hand_view(s, number))
     except IllegalActionError as exc:
-        return _forfeit(match, seed, a_seat, side[seat], f"{side[seat]} played an illegal action: {exc}", times)
+        return _forfeit(
+            match, seed, a_seat, side[seat], f"{side[seat]} played an illegal action: {exc}", times
+        )
     except Exception as exc:
         if not _is_engine_failure(exc):
             raise
@@ -245,8 +247,9 @@ def _play(pa: Player, pb: Player, rules: Rules, seed: int, a_seat: int, timing: 
     )
 
 
-def _forfeit(match: Any, seed: int, a_seat: int, loser: str, reason: str,
-             times: tuple[list[float], list[float]]) -> MatchStats:
+def _forfeit(
+    match: Any, seed: int, a_seat: int, loser: str, reason: str, times: tuple[list[float], list[float]]
+) -> MatchStats:
     scores = (match.scores[0], match.scores[1]) if a_seat == 0 else (match.scores[1], match.scores[0])
     return MatchStats(
         seed=seed,
@@ -491,8 +494,9 @@ def _worker_init() -> None:
     import ginrummy.bots  # noqa: F401
 
 
-def _jobs(a: PlayerSpec, b: PlayerSpec, rules: Rules, matches: int, seed: int,
-          timing: bool) -> Iterator[tuple[PlayerSpec, PlayerSpec, Rules, int, int, bool]]:
+def _jobs(
+    a: PlayerSpec, b: PlayerSpec, rules: Rules, matches: int, seed: int, timing: bool
+) -> Iterator[tuple[PlayerSpec, PlayerSpec, Rules, int, int, bool]]:
     for i in range(matches):
         yield (a, b, rules, seed + i, i % 2, timing)
 
@@ -568,9 +572,10 @@ def run_round_robin(
         raise ValueError("round-robin players must be distinct")
     table: dict[tuple[str, str], ArenaSummary] = {}
     for i, sa in enumerate(specs):
-        for sb in specs[i + 1:]:
-            summary = run_arena(sa, sb, matches=matches, workers=workers, seed=seed, rules=rules,
-                                on_match=on_match)
+        for sb in specs[i + 1 :]:
+            summary = run_arena(
+                sa, sb, matches=matches, workers=workers, seed=seed, rules=rules, on_match=on_match
+            )
             table[(sa.label, sb.label)] = summary
             if on_pair is not None:
                 on_pair(summary)

@@ -48,9 +48,7 @@ def make_player(name: str, *, seed: int | None = None, time_budget: float | None
     try:
         factory = _REGISTRY[name]
     except KeyError:
-        raise ValueError(
-            f"unknown player {name!r}; choose one of {', '.join(available_players())}"
-        ) from None
+        raise ValueError(f"unknown player {name!r}; choose one of {', '.join(available_players())}") from None
     return factory(seed=seed, time_budget=time_budget)
 
 

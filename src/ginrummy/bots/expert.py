@@ -210,8 +210,9 @@ def _nine_card_best(hand10: int) -> int:
     return best
 
 
-def expected_after_draw(hand10: int, stock: list[tuple[int, float]], total: float,
-                        risk_tau: float = 0.0) -> float:
+def expected_after_draw(
+    hand10: int, stock: list[tuple[int, float]], total: float, risk_tau: float = 0.0
+) -> float:
     """Expected least deadwood of `hand10` after one more draw and discard, the next card
     being each card of `stock` ((card, weight) pairs, weights summing to `total`).
 
@@ -261,8 +262,9 @@ def _danger(card: int, probs: list[float]) -> float:
 
 def _sim_rules(view: View) -> SimRules:
     rules = view.rules
-    return SimRules(view.knock_limit, rules.gin_bonus, rules.undercut_bonus,
-                    rules.undercut_on_tie, rules.big_gin_bonus)
+    return SimRules(
+        view.knock_limit, rules.gin_bonus, rules.undercut_bonus, rules.undercut_on_tie, rules.big_gin_bonus
+    )
 
 
 def _plain_reason(view: View, action: Action, why: str) -> str:
@@ -308,8 +310,14 @@ class ExpertPlayer:
         self._late_knocks = 0
         self._steady = SteadyPlayer(seed=self.rng.getrandbits(32), time_budget=time_budget)
         p = self.params
-        self._fast = replace(p, lookahead_width=min(p.lookahead_width, 3), stock_samples=min(p.stock_samples, 4),
-                             stock_width=1, match_rollouts=min(p.match_rollouts, 24), mc_min=2)
+        self._fast = replace(
+            p,
+            lookahead_width=min(p.lookahead_width, 3),
+            stock_samples=min(p.stock_samples, 4),
+            stock_width=1,
+            match_rollouts=min(p.match_rollouts, 24),
+            mc_min=2,
+        )
 
     # -- protocol --------------------------------------------------------------
 
@@ -333,8 +341,9 @@ class ExpertPlayer:
             draws = sum(1 for e in view.history if e["seat"] == opp and e["action"]["type"] == "draw")
             deadwood = sd.get("deadwood") or [0, 0]
             p = self.params
-            if deadwood[opp] > 0 and (draws > p.late_knock_draws or (
-                    draws > p.small_knock_draws and deadwood[opp] < p.small_knock)):
+            if deadwood[opp] > 0 and (
+                draws > p.late_knock_draws or (draws > p.small_knock_draws and deadwood[opp] < p.small_knock)
+            ):
                 self._late_knocks += 1
             return
         try:
@@ -372,7 +381,9 @@ class ExpertPlayer:
         inference = self.inference
         if self._asap_missed:
             seen = self._asap_seen + 4  # a prior of four hands played like the baseline
-            inference = replace(inference, knock_asap=inference.knock_asap * seen / (seen + self._asap_missed))
+            inference = replace(
+                inference, knock_asap=inference.knock_asap * seen / (seen + self._asap_missed)
+            )
         turn = _Turn(k, inference)
         if view.phase in ("offer", "draw"):
             decision = self._choose_draw(view, turn, params)
@@ -384,8 +395,9 @@ class ExpertPlayer:
 
     # -- valuing hands -----------------------------------------------------------
 
-    def _score_discards(self, hand11: int, forbid: int, turn: _Turn, width: int,
-                        params: ExpertParams) -> list[tuple[float, int, float]]:
+    def _score_discards(
+        self, hand11: int, forbid: int, turn: _Turn, width: int, params: ExpertParams
+    ) -> list[tuple[float, int, float]]:
         """(value, card, deadwood after the next draw) for the `width` discards leaving least
         deadwood, best (lowest value) first. The deadwood is the certainty equivalent
         under `risk_tau` (the plain expectation when it is 0); the value adds the danger of
@@ -445,15 +457,20 @@ class ExpertPlayer:
         card = CARDS[up].pretty
         if take[0] < stock_value - params.take_margin:
             plain = expected_after_draw((hand | 1 << up) ^ (1 << take[1]), turn.stock_w, turn.stock_total)
-            return ExpertDecision(Draw("discard"), (
-                f"take {card} and throw {CARDS[take[1]].pretty}: {plain:.1f} deadwood expected "
-                f"after the next draw, a better hand than a stock draw is likely to give"))
+            return ExpertDecision(
+                Draw("discard"),
+                (
+                    f"take {card} and throw {CARDS[take[1]].pretty}: {plain:.1f} deadwood expected "
+                    f"after the next draw, a better hand than a stock draw is likely to give"
+                ),
+            )
         return ExpertDecision(refuse, f"{card} is worth less than a stock draw")
 
     # -- discarding and knocking -------------------------------------------------
 
-    def _choose_discard(self, view: View, turn: _Turn, params: ExpertParams,
-                        deadline: float | None) -> ExpertDecision:
+    def _choose_discard(
+        self, view: View, turn: _Turn, params: ExpertParams, deadline: float | None
+    ) -> ExpertDecision:
         k = turn.k
         hand = k.hand
         if view.rules.big_gin_bonus is not None and MD(hand) == 0 and BigGin() in view.legal:
@@ -473,19 +490,33 @@ class ExpertPlayer:
                 verdict = self._match_knock(view, turn, params, knock_card, card, deadline)
                 if verdict is not None:
                     return ExpertDecision(Knock(CARDS[knock_card]), f"knock with {least} deadwood: {verdict}")
-            return ExpertDecision(Discard(CARDS[card]), (
-                f"play on rather than knock with {least}: a low hand undercuts a knock "
-                f"and Gin scores more"))
-        plain = expected if not params.risk_tau else expected_after_draw(
-            hand ^ 1 << card, turn.stock_w, turn.stock_total)
+            return ExpertDecision(
+                Discard(CARDS[card]),
+                (f"play on rather than knock with {least}: a low hand undercuts a knock and Gin scores more"),
+            )
+        plain = (
+            expected
+            if not params.risk_tau
+            else expected_after_draw(hand ^ 1 << card, turn.stock_w, turn.stock_total)
+        )
         reason = f"discard {CARDS[card].pretty}: leaves {plain:.1f} deadwood expected after the next draw"
-        if len(scored) > 1 and value < scored[1][0] and _danger(card, turn.probs) < 0.05 < _danger(
-                scored[1][1], turn.probs):
+        if (
+            len(scored) > 1
+            and value < scored[1][0]
+            and _danger(card, turn.probs) < 0.05 < _danger(scored[1][1], turn.probs)
+        ):
             reason += ", and it is unlikely to help the opponent"
         return ExpertDecision(Discard(CARDS[card]), reason)
 
-    def _match_knock(self, view: View, turn: _Turn, params: ExpertParams, knock_card: int,
-                     discard_card: int, deadline: float | None) -> str | None:
+    def _match_knock(
+        self,
+        view: View,
+        turn: _Turn,
+        params: ExpertParams,
+        knock_card: int,
+        discard_card: int,
+        deadline: float | None,
+    ) -> str | None:
         """Near the end of a match: a reason to knock when it gives a better chance to win
         the match than playing on (estimated over sampled deals), else None."""
         k = turn.k
@@ -503,9 +534,15 @@ class ExpertPlayer:
         dead = k.pile_mask
         unseen = k.unseen
         # Leave half the remaining time for the rollouts.
-        opps = evolved_hands(k, params.match_rollouts, rng, turn.inference, turn.weights,
-                             deadline=None if deadline is None else deadline - (deadline - time.perf_counter()) / 2,
-                             minimum=params.mc_min)
+        opps = evolved_hands(
+            k,
+            params.match_rollouts,
+            rng,
+            turn.inference,
+            turn.weights,
+            deadline=None if deadline is None else deadline - (deadline - time.perf_counter()) / 2,
+            minimum=params.mc_min,
+        )
 
         def worth(points: int) -> float:
             if points >= 0:
@@ -521,15 +558,27 @@ class ExpertPlayer:
             rest = bits(unseen & ~opp)
             rng.shuffle(rest)
             w_knock += worth(showdown_points(knocked, opp, sim_rules))
-            w_play += worth(rollout(after, opp, rest, discard_card, dead, sim_rules, policy,
-                                    random.Random(rng.getrandbits(32))))
+            w_play += worth(
+                rollout(
+                    after,
+                    opp,
+                    rest,
+                    discard_card,
+                    dead,
+                    sim_rules,
+                    policy,
+                    random.Random(rng.getrandbits(32)),
+                )
+            )
             n += 1
         if n == 0 or w_knock <= w_play + params.match_margin * n:
             return None
         if mine >= target - params.clinch_reach:
             return f"a win now likely takes the match ({w_knock / n:.0%} against {w_play / n:.0%} playing on)"
-        return (f"the opponent is {target - theirs} points from the match; knocking wins it "
-                f"{w_knock / n:.0%} of the time against {w_play / n:.0%} playing on")
+        return (
+            f"the opponent is {target - theirs} points from the match; knocking wins it "
+            f"{w_knock / n:.0%} of the time against {w_play / n:.0%} playing on"
+        )
 
 
 register_player("expert", ExpertPlayer)

@@ -64,8 +64,8 @@ def card_weights(k: Knowledge, params: InferenceParams = DEFAULT_INFERENCE) -> l
             for a, b in meld_partners(c):
                 # The pair that made the meld: both halves likely held (unless seen elsewhere).
                 if (unseen | k.opp_known) >> a & 1 and (unseen | k.opp_known) >> b & 1:
-                    w[a] *= params.took_partner ** 0.5
-                    w[b] *= params.took_partner ** 0.5
+                    w[a] *= params.took_partner**0.5
+                    w[b] *= params.took_partner**0.5
             known_so_far |= 1 << c
         elif ev.kind == PASSED and c >= 0:
             for a, b in meld_partners(c):
@@ -74,13 +74,13 @@ def card_weights(k: Knowledge, params: InferenceParams = DEFAULT_INFERENCE) -> l
                 elif known_so_far >> b & 1:
                     w[a] *= params.passed_pair_other
                 else:
-                    w[a] *= params.passed_partner ** 0.5
-                    w[b] *= params.passed_partner ** 0.5
+                    w[a] *= params.passed_partner**0.5
+                    w[b] *= params.passed_partner**0.5
         elif ev.kind == DISCARDED and c >= 0:
             known_so_far &= ~(1 << c)
             for a, b in meld_partners(c):
-                w[a] *= params.discarded_partner ** 0.5
-                w[b] *= params.discarded_partner ** 0.5
+                w[a] *= params.discarded_partner**0.5
+                w[b] *= params.discarded_partner**0.5
     for c in range(52):
         if not unseen >> c & 1:
             w[c] = 0.0
@@ -150,8 +150,12 @@ def _consistent(k: Knowledge, hand: int, params: InferenceParams, rng: random.Ra
     """Whether a full opponent hand fits its recorded moves (soft: each misfit may pass)."""
     # It had a chance to knock only once it has discarded in this hand.
     could_knock = any(ev.kind == DISCARDED for ev in k.events)
-    if (could_knock and params.knock_asap > 0 and _min_deadwood_mask(hand) <= k.knock_limit
-            and rng.random() < params.knock_asap):
+    if (
+        could_knock
+        and params.knock_asap > 0
+        and _min_deadwood_mask(hand) <= k.knock_limit
+        and rng.random() < params.knock_asap
+    ):
         return False
     if params.meld_taker <= 0:
         return True
@@ -166,7 +170,12 @@ def _consistent(k: Knowledge, hand: int, params: InferenceParams, rng: random.Ra
             held &= ~(1 << ev.card)
         elif ev.kind == STOCK:
             continue
-        elif ev.kind == PASSED and ev.card >= 0 and forms_meld_fast(held, ev.card) and rng.random() < params.meld_taker:
+        elif (
+            ev.kind == PASSED
+            and ev.card >= 0
+            and forms_meld_fast(held, ev.card)
+            and rng.random() < params.meld_taker
+        ):
             return False
     return True
 

@@ -166,8 +166,11 @@ def knocker_melds(mask: int) -> list[int]:
         low = sets & -sets
         r = low.bit_length() - 1
         pattern = sum((c[s] >> r & 1) << s for s in range(4))
-        opts = [(r, 0), (r, pattern)] if pattern.bit_count() == 3 else [
-            (r, 0), (r, 15), (r, 14), (r, 13), (r, 11), (r, 7)]
+        opts = (
+            [(r, 0), (r, pattern)]
+            if pattern.bit_count() == 3
+            else [(r, 0), (r, 15), (r, 14), (r, 13), (r, 11), (r, 7)]
+        )
         options.append(opts)
         sets ^= low
     best_value = 1000
@@ -182,8 +185,12 @@ def knocker_melds(mask: int) -> list[int]:
             for s in range(4):
                 if p >> s & 1:
                     removed[s] |= 1 << r
-        value = (RUN_DEADWOOD[c[0] & ~removed[0]] + RUN_DEADWOOD[c[1] & ~removed[1]]
-                 + RUN_DEADWOOD[c[2] & ~removed[2]] + RUN_DEADWOOD[c[3] & ~removed[3]])
+        value = (
+            RUN_DEADWOOD[c[0] & ~removed[0]]
+            + RUN_DEADWOOD[c[1] & ~removed[1]]
+            + RUN_DEADWOOD[c[2] & ~removed[2]]
+            + RUN_DEADWOOD[c[3] & ~removed[3]]
+        )
         if value < best_value:
             best_value, best_combo = value, combo
     melds: list[int] = []

@@ -446,8 +446,9 @@ def rank_points(card: int) -> int:
 # -- hand values ----------------------------------------------------------------
 
 
-def expected_deadwood(hand: int, k: Knowledge, probs: list[float], horizon: float = 4.0,
-                      weight: float = 1.0) -> float:
+def expected_deadwood(
+    hand: int, k: Knowledge, probs: list[float], horizon: float = 4.0, weight: float = 1.0
+) -> float:
     """Deadwood of `hand` still expected after about `horizon` more draws.
 
     Each deadwood card that belongs to a two-card draw (a pair, or suited cards one or

@@ -62,7 +62,15 @@ from .knowledge import (
     track,
 )
 
-__all__ = ["AdvancedPlayer", "CasualPlayer", "Decision", "LevelPlayer", "NovicePlayer", "SkilledPlayer", "SteadyPlayer"]
+__all__ = [
+    "AdvancedPlayer",
+    "CasualPlayer",
+    "Decision",
+    "LevelPlayer",
+    "NovicePlayer",
+    "SkilledPlayer",
+    "SteadyPlayer",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,10 +287,14 @@ class SkilledPlayer(LevelPlayer):
 
     def knock_card(self, hand: int, knocks: dict[int, int], probs: list[float]) -> int:
         best = min(knocks.values())
-        return min((c for c, d in knocks.items() if d == best),
-                   key=lambda c: layoff_exposure(hand & ~(1 << c), probs))
+        return min(
+            (c for c, d in knocks.items() if d == best),
+            key=lambda c: layoff_exposure(hand & ~(1 << c), probs),
+        )
 
-    def judge_knock(self, view: View, k: Knowledge, probs: list[float], knocks: dict[int, int]) -> Decision | None:
+    def judge_knock(
+        self, view: View, k: Knowledge, probs: list[float], knocks: dict[int, int]
+    ) -> Decision | None:
         hand = view.hand.mask
         card = self.knock_card(hand, knocks, probs)
         dw = knocks[card]
@@ -318,7 +330,9 @@ class SkilledPlayer(LevelPlayer):
         best_card = -1
         for c in self._discardable(view):
             score = self.score_discard(hand, c, k, probs)
-            if score > best_score + 1e-9 or (abs(score - best_score) <= 1e-9 and CARD_POINTS[c] > CARD_POINTS[best_card]):
+            if score > best_score + 1e-9 or (
+                abs(score - best_score) <= 1e-9 and CARD_POINTS[c] > CARD_POINTS[best_card]
+            ):
                 best_score, best_card = score, c
         why = ""
         if self.danger_weight:
@@ -361,7 +375,9 @@ class AdvancedPlayer(SkilledPlayer):
         expected = expected_deadwood_after_draw(hand, stock_weights(k, self.probabilities(k)))
         if after < expected:
             return Decision(DRAW_DISCARD, f"a stock card would leave {expected:.1f} on average")
-        return self._refuse(view, f"a stock card leaves {expected:.1f} on average, {pretty(up)} leaves {after}")
+        return self._refuse(
+            view, f"a stock card leaves {expected:.1f} on average, {pretty(up)} leaves {after}"
+        )
 
 
 # -- the expert's opening game -------------------------------------------------------
@@ -378,10 +394,14 @@ class SteadyPlayer(AdvancedPlayer):
     def knock_card(self, hand: int, knocks: dict[int, int], probs: list[float]) -> int:
         # Deadwood plus the points the opponent is expected to lay off: blocks layoffs.
         best = min(knocks.values())
-        return min((c for c, d in knocks.items() if d <= best + 1),
-                   key=lambda c: knocks[c] + layoff_exposure(hand & ~(1 << c), probs))
+        return min(
+            (c for c, d in knocks.items() if d <= best + 1),
+            key=lambda c: knocks[c] + layoff_exposure(hand & ~(1 << c), probs),
+        )
 
-    def judge_knock(self, view: View, k: Knowledge, probs: list[float], knocks: dict[int, int]) -> Decision | None:
+    def judge_knock(
+        self, view: View, k: Knowledge, probs: list[float], knocks: dict[int, int]
+    ) -> Decision | None:
         if 0 in knocks.values():
             gin = max((c for c, d in knocks.items() if d == 0), key=lambda c: CARD_POINTS[c])
             return Decision(Knock(CARDS[gin]), "")

@@ -40,7 +40,9 @@ class Suggestion:
         return {"action": self.action.to_json(), "reason": self.reason, "level": self.level}
 
 
-def suggest(view: View, level: str = "expert", *, seed: int = 0, time_budget: float | None = None) -> Suggestion:
+def suggest(
+    view: View, level: str = "expert", *, seed: int = 0, time_budget: float | None = None
+) -> Suggestion:
     """The action `level` would play in `view`, with a short reason a person can follow.
 
     Falls back to the strongest installed level below `level` when it is not
@@ -54,7 +56,7 @@ def suggest(view: View, level: str = "expert", *, seed: int = 0, time_budget: fl
     installed = set(available_players())
     chosen = level
     if level in LEVELS:
-        for name in LEVELS[LEVELS.index(level):]:
+        for name in LEVELS[LEVELS.index(level) :]:
             if name in installed:
                 chosen = name
                 break
@@ -68,7 +70,9 @@ def suggest(view: View, level: str = "expert", *, seed: int = 0, time_budget: fl
     else:
         action = player.act(view)
     if action not in view.legal:
-        raise RuntimeError(f"player {chosen!r} suggested {action}, which is not legal here")  # pragma: no cover
+        raise RuntimeError(
+            f"player {chosen!r} suggested {action}, which is not legal here"
+        )  # pragma: no cover
     detail = explain(view, action)
     if reason and reason not in detail:
         detail = f"{detail}; {reason}"

@@ -30,19 +30,24 @@ def _fail(message: str) -> typer.Exit:
 @app.command()
 def arena(
     players: list[str] = typer.Argument(
-        None, help="Two players (or several with --round-robin): level names, baseline, random, engine:COMMAND."
+        None,
+        help="Two players (or several with --round-robin): level names, baseline, random, engine:COMMAND.",
     ),
     matches: int = typer.Option(100, "--matches", "-n", help="Matches per pairing."),
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
     seed: int = typer.Option(0, "--seed", help="Match i is dealt from seed S+i."),
     rules: str = typer.Option("classic", "--rules", help="Rules preset: classic, hoyle, oklahoma, big_gin."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object and nothing else on stdout."),
-    round_robin: bool = typer.Option(False, "--round-robin", help="Every pair of the players plays; print a cross table."),
+    round_robin: bool = typer.Option(
+        False, "--round-robin", help="Every pair of the players plays; print a cross table."
+    ),
     engine: list[str] = typer.Option(
-        None, "--engine", help="Seat an outside program speaking PROTOCOL.md (repeatable): \"COMMAND ARGS\"."
+        None, "--engine", help='Seat an outside program speaking PROTOCOL.md (repeatable): "COMMAND ARGS".'
     ),
     time_limit: float = typer.Option(10.0, "--time-limit", help="Seconds per move for outside engines."),
-    time_budget: float | None = typer.Option(None, "--time-budget", help="Seconds per decision for our players."),
+    time_budget: float | None = typer.Option(
+        None, "--time-budget", help="Seconds per decision for our players."
+    ),
 ) -> None:
     """Play matches between players and report win rates with 95% intervals.
 
@@ -63,8 +68,8 @@ def arena(
     known = set(available_players())
     for name in names:
         if name.startswith(ENGINE_PREFIX):
-            if not name[len(ENGINE_PREFIX):].strip():
-                raise _fail("an engine needs a command, e.g. --engine \"ginrummy engine --bot casual\"")
+            if not name[len(ENGINE_PREFIX) :].strip():
+                raise _fail('an engine needs a command, e.g. --engine "ginrummy engine --bot casual"')
         elif name not in known:
             raise _fail(f"unknown player {name!r}; choose from {', '.join(sorted(known))} or engine:COMMAND")
     if round_robin:
@@ -75,7 +80,11 @@ def arena(
     elif len(names) != 2:
         raise _fail(f"give exactly two players (got {len(names)}), or use --round-robin")
     specs = [PlayerSpec(n, time_budget=time_budget, time_limit=time_limit) for n in names]
-    pairs = [(a, b) for i, a in enumerate(specs) for b in specs[i + 1:]] if round_robin else [(specs[0], specs[1])]
+    pairs = (
+        [(a, b) for i, a in enumerate(specs) for b in specs[i + 1 :]]
+        if round_robin
+        else [(specs[0], specs[1])]
+    )
     # With --json, stdout carries the JSON object only; progress goes to stderr when it is a terminal.
     console = Console(stderr=as_json)
     show_progress = console.is_terminal or not as_json
@@ -160,8 +169,17 @@ def _cross_table(specs: list[PlayerSpec], results: list[ArenaSummary]) -> Table:
 def _pairs_table(results: list[ArenaSummary]) -> Table:
     """One line per pairing: the figures of `_summary_table`, side a first."""
     table = Table(title="Round robin: every pairing")
-    for name in ("a vs b", "matches", "a wins (95% CI)", "Elo", "points/hand", "Gin %", "undercut %",
-                 "hand turns", "forfeits"):
+    for name in (
+        "a vs b",
+        "matches",
+        "a wins (95% CI)",
+        "Elo",
+        "points/hand",
+        "Gin %",
+        "undercut %",
+        "hand turns",
+        "forfeits",
+    ):
         table.add_column(name, justify="left" if name == "a vs b" else "right")
     for r in results:
         d = r.to_json()
@@ -204,8 +222,11 @@ def _summary_table(summary: ArenaSummary) -> Table:
     table.add_row("Gin % of decided hands", f"{sa['gin_pct']:.1f}", f"{sb['gin_pct']:.1f}")
     table.add_row("undercut % of decided hands", f"{sa['undercut_pct']:.1f}", f"{sb['undercut_pct']:.1f}")
     table.add_row("knocks (Gin included)", str(sa["knocks"]), str(sb["knocks"]))
-    table.add_row("decision ms p50 / p95", f"{sa['decision_ms_p50']:.3f} / {sa['decision_ms_p95']:.3f}",
-                  f"{sb['decision_ms_p50']:.3f} / {sb['decision_ms_p95']:.3f}")
+    table.add_row(
+        "decision ms p50 / p95",
+        f"{sa['decision_ms_p50']:.3f} / {sa['decision_ms_p95']:.3f}",
+        f"{sb['decision_ms_p50']:.3f} / {sb['decision_ms_p95']:.3f}",
+    )
     if data["forfeits"]:
         table.add_row("forfeits", str(sa["forfeits"]), str(sb["forfeits"]))
     table.caption = (

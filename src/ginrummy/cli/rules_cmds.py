@@ -48,7 +48,9 @@ def _console() -> Console:
 
 
 @app.command()
-def deadwood(cards: list[str] = typer.Argument(..., help="Cards in rule-book notation, e.g. 3S 4S 5S 9C")) -> None:
+def deadwood(
+    cards: list[str] = typer.Argument(..., help="Cards in rule-book notation, e.g. 3S 4S 5S 9C"),
+) -> None:
     """Print the best arrangement of some cards and their least deadwood."""
     console = _console()
     try:
@@ -151,12 +153,16 @@ class TerminalMatch:
         try:
             action = self.opponent.act(view)
         except Exception as exc:  # a broken bot must not wreck the person's match
-            self.console.print(f"[yellow]{escape(self.opponent_name)} failed ({escape(str(exc))}); "
-                               "it plays its first legal move instead[/yellow]")
+            self.console.print(
+                f"[yellow]{escape(self.opponent_name)} failed ({escape(str(exc))}); "
+                "it plays its first legal move instead[/yellow]"
+            )
             return view.legal[0]
         if action not in view.legal:
-            self.console.print(f"[yellow]{escape(self.opponent_name)} chose the illegal {escape(str(action))}; "
-                               "it plays its first legal move instead[/yellow]")
+            self.console.print(
+                f"[yellow]{escape(self.opponent_name)} chose the illegal {escape(str(action))}; "
+                "it plays its first legal move instead[/yellow]"
+            )
             return view.legal[0]
         return action
 
@@ -200,7 +206,9 @@ class TerminalMatch:
                 return f"Draw: [s]tock / [u]pcard {up}  (h = hint, q = quit)"
             return "Draw: [s]tock (both passed the first upcard)  (h = hint, q = quit)"
         discards = [a.card for a in view.legal if isinstance(a, Discard)]
-        knocks = [(a.card, min_deadwood(view.hand - CardSet([a.card]))) for a in view.legal if isinstance(a, Knock)]
+        knocks = [
+            (a.card, min_deadwood(view.hand - CardSet([a.card]))) for a in view.legal if isinstance(a, Knock)
+        ]
         example = discards[-1] if discards else "7H"
         lines = [f"Discard a card: `{example}` or `discard {example}`"]
         if knocks:
@@ -265,7 +273,9 @@ class TerminalMatch:
         pile = view.discard_pile
         if pile:
             recent = " ".join(str(c) for c in pile[-6:])
-            table.add_row("Discard pile", f"top {pile[-1]}   (last discards: {recent}; {len(pile)} in the pile)")
+            table.add_row(
+                "Discard pile", f"top {pile[-1]}   (last discards: {recent}; {len(pile)} in the pile)"
+            )
         else:
             table.add_row("Discard pile", "empty")
         known = view.opponent_known
@@ -315,8 +325,10 @@ class TerminalMatch:
         outcome = showdown.get("outcome", "void")
         console = self.console
         if outcome == "void":
-            console.print("[bold]Void hand:[/bold] the stock is down to two cards; nobody scores "
-                          "and the same dealer deals again.")
+            console.print(
+                "[bold]Void hand:[/bold] the stock is down to two cards; nobody scores "
+                "and the same dealer deals again."
+            )
         else:
             knocker = showdown["knocker"]
             melds = showdown["melds"]
@@ -345,13 +357,21 @@ class TerminalMatch:
                 )
                 verb = "lay off" if 1 - knocker == self.you else "lays off"
                 console.print(f"{escape(self.name(1 - knocker))} {verb} {escape(laid)}")
-            names = {"knock": "Knock", "gin": "Gin", "big_gin": "Big Gin", "undercut": "Undercut", "tie": "Tie"}
+            names = {
+                "knock": "Knock",
+                "gin": "Gin",
+                "big_gin": "Big Gin",
+                "undercut": "Undercut",
+                "tie": "Tie",
+            }
             scorer = showdown.get("scorer")
             points = showdown.get("points", 0)
             who = self.name(scorer)
             verb = "score" if scorer == self.you else "scores"
             doubled = " (doubled: the first upcard was a spade)" if showdown.get("multiplier", 1) > 1 else ""
-            console.print(f"[bold]{names.get(outcome, outcome)}:[/bold] {escape(who)} {verb} {points}{doubled}.")
+            console.print(
+                f"[bold]{names.get(outcome, outcome)}:[/bold] {escape(who)} {verb} {points}{doubled}."
+            )
         scores = view.scores
         console.print(f"Scores: {YOU} {scores[self.you]} · {escape(self.opponent_name)} {scores[self.them]}")
 
@@ -390,7 +410,9 @@ def _read_line(prompt: str) -> str:
 @app.command()
 def play(
     seed: int | None = typer.Option(None, "--seed", help="Match seed: the same seed deals the same cards."),
-    rules: str = typer.Option("classic", "--rules", help="Rules preset: classic, hoyle, oklahoma or big_gin."),
+    rules: str = typer.Option(
+        "classic", "--rules", help="Rules preset: classic, hoyle, oklahoma or big_gin."
+    ),
     opponent: str | None = typer.Option(
         None, "--opponent", help="Computer player (default: baseline if available, else random)."
     ),
@@ -425,13 +447,17 @@ def play(
         try:
             save.write_text(dumps(match.record()) + "\n", encoding="utf-8")
         except OSError as exc:
-            console.print(f"[red]error:[/red] cannot write the record to {escape(str(save))}: {escape(str(exc))}")
+            console.print(
+                f"[red]error:[/red] cannot write the record to {escape(str(save))}: {escape(str(exc))}"
+            )
             raise typer.Exit(1) from None
         console.print(f"Match record saved to {escape(str(save))} (replay it with `ginrummy replay`).")
 
 
 @app.command()
-def replay(file: Path = typer.Argument(..., help="A match record written by `ginrummy play --save`.")) -> None:
+def replay(
+    file: Path = typer.Argument(..., help="A match record written by `ginrummy play --save`."),
+) -> None:
     """Print a recorded match hand by hand."""
     console = _console()
     try:
@@ -442,7 +468,9 @@ def replay(file: Path = typer.Argument(..., help="A match record written by `gin
     try:
         rendered = render_match(loads(text))
     except (RecordError, ValueError) as exc:
-        console.print(f"[red]error:[/red] {escape(str(file))} is not a valid match record: {escape(str(exc))}")
+        console.print(
+            f"[red]error:[/red] {escape(str(file))} is not a valid match record: {escape(str(exc))}"
+        )
         raise typer.Exit(2) from None
     # Plain echo: the rendering's [meld] brackets are text, not Rich markup.
     typer.echo(rendered)

@@ -13,6 +13,12 @@ from .host import (
 from .protocol import PROTOCOL_VERSION, ProtocolError
 
 __all__ = [
-    "PROTOCOL_VERSION", "EngineCrashed", "EngineFailure", "EngineIllegalAction", "EnginePlayer",
-    "EngineProtocolError", "EngineTimeout", "ProtocolError",
+    "PROTOCOL_VERSION",
+    "EngineCrashed",
+    "EngineFailure",
+    "EngineIllegalAction",
+    "EnginePlayer",
+    "EngineProtocolError",
+    "EngineTimeout",
+    "ProtocolError",
 ]

@@ -75,9 +75,11 @@ def _loop(player: Player, stdin: TextIO, send: Callable[[Message], None]) -> int
             return 0
         if isinstance(message, Hello):
             if message.protocol != PROTOCOL_VERSION:
-                send(ErrorMessage(
-                    f"unsupported protocol version {message.protocol}; this engine speaks {PROTOCOL_VERSION}"
-                ))
+                send(
+                    ErrorMessage(
+                        f"unsupported protocol version {message.protocol}; this engine speaks {PROTOCOL_VERSION}"
+                    )
+                )
                 continue
             send(Hello(PROTOCOL_VERSION, player.name))
         elif isinstance(message, Act):

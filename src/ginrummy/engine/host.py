@@ -166,7 +166,8 @@ class EnginePlayer:
                 if message.id in self._sent_ids:
                     continue  # a late answer to an earlier request that already timed out
                 raise EngineProtocolError(
-                    self.name, f"answered act {message.id}, which was never sent (waiting for act {message_id})"
+                    self.name,
+                    f"answered act {message.id}, which was never sent (waiting for act {message_id})",
                 )
             if isinstance(message, ErrorMessage):
                 raise EngineProtocolError(
@@ -179,7 +180,9 @@ class EnginePlayer:
         if action not in view.legal:
             allowed = ", ".join(str(a) for a in view.legal)
             raise EngineIllegalAction(
-                self.name, f"chose the illegal action {action} in phase {view.phase}; allowed: {allowed}", action
+                self.name,
+                f"chose the illegal action {action} in phase {view.phase}; allowed: {allowed}",
+                action,
             )
         return action
 
@@ -269,7 +272,9 @@ class EnginePlayer:
                 raise timeout_error(self.name, f"sent no {expected} within {limit:g} s") from None
             if line is _EOF:
                 self._lines.put(_EOF)  # later calls see the closed pipe too
-                raise EngineCrashed(self.name, self._exit_story(f"closed its output before sending its {expected}"))
+                raise EngineCrashed(
+                    self.name, self._exit_story(f"closed its output before sending its {expected}")
+                )
             if not line.strip():
                 continue
             if not line.endswith("\n") and len(line) >= MAX_LINE:
@@ -277,7 +282,9 @@ class EnginePlayer:
             try:
                 return parse_engine_message(line)
             except ProtocolError as exc:
-                raise EngineProtocolError(self.name, f"sent an unreadable line while its {expected} was due: {exc}") from None
+                raise EngineProtocolError(
+                    self.name, f"sent an unreadable line while its {expected} was due: {exc}"
+                ) from None
 
     def _exit_story(self, what: str) -> str:
         """`what` plus the exit status and the engine's last stderr lines, when known."""

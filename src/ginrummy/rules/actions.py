@@ -136,9 +136,7 @@ def action_from_json(data: Any) -> Action:
         return Knock(_card_field(data))
     if kind == "big_gin":
         return BIG_GIN
-    raise ActionError(
-        f"unknown action type {kind!r}; expected pass, draw, discard, knock or big_gin"
-    )
+    raise ActionError(f"unknown action type {kind!r}; expected pass, draw, discard, knock or big_gin")
 
 
 def parse_action(text: str) -> Action:
@@ -166,6 +164,4 @@ def parse_action(text: str) -> Action:
             return Discard(parse_card(head))
     except CardError as exc:
         raise ActionError(str(exc)) from None
-    raise ActionError(
-        f"cannot read {text!r}: try 'stock', 'upcard', 'pass', 'discard 7H', 'knock 7H'"
-    )
+    raise ActionError(f"cannot read {text!r}: try 'stock', 'upcard', 'pass', 'discard 7H', 'knock 7H'")

@@ -76,9 +76,27 @@ class Hand:
     """
 
     __slots__ = (
-        "rules", "seed", "dealer", "to_act", "phase", "hands", "stock", "discard_pile",
-        "steps", "known", "knock_limit", "multiplier", "result", "forced_stock",
-        "taken", "passes", "initial_hands", "upcard", "knock_card", "_knock_cache", "public_history",
+        "rules",
+        "seed",
+        "dealer",
+        "to_act",
+        "phase",
+        "hands",
+        "stock",
+        "discard_pile",
+        "steps",
+        "known",
+        "knock_limit",
+        "multiplier",
+        "result",
+        "forced_stock",
+        "taken",
+        "passes",
+        "initial_hands",
+        "upcard",
+        "knock_card",
+        "_knock_cache",
+        "public_history",
     )
 
     def __init__(self, rules: Rules, seed: int, dealer: int) -> None:
@@ -328,4 +346,3 @@ class Hand:
             f"<Hand seed={self.seed} dealer={self.dealer} phase={self.phase} "
             f"to_act={self.to_act} stock={len(self.stock)}>"
         )
-

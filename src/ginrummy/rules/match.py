@@ -236,12 +236,14 @@ class Match:
         """The match so far: rules, every deal's seed and dealer, every action, every result."""
         hands = []
         for hand in self.hands:
-            hands.append(HandRecord(
-                seed=hand.seed,
-                dealer=hand.dealer,
-                actions=tuple((step.seat, step.action) for step in hand.steps),
-                result=hand.result.to_json() if hand.result is not None else None,
-            ))
+            hands.append(
+                HandRecord(
+                    seed=hand.seed,
+                    dealer=hand.dealer,
+                    actions=tuple((step.seat, step.action) for step in hand.steps),
+                    result=hand.result.to_json() if hand.result is not None else None,
+                )
+            )
         return MatchRecord(
             rules=self.rules,
             seed=self.seed,
@@ -275,10 +277,8 @@ class Match:
             if hand_record.result is not None and (
                 hand.result is None or hand.result.to_json() != hand_record.result
             ):
-                    raise ValueError(f"hand {number} does not end as recorded")
-        if record.result is not None and (
-            match.result is None or match.result.to_json() != record.result
-        ):
+                raise ValueError(f"hand {number} does not end as recorded")
+        if record.result is not None and (match.result is None or match.result.to_json() != record.result):
             raise ValueError("the match does not end as recorded")
         return match
 

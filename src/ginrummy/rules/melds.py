@@ -62,11 +62,7 @@ RUN_DEADWOOD, RUN_CHOICE = _build_run_tables()
 # removed from the hand (0 = no set). A rank held four times may form the set of
 # four or any set of three, leaving the fourth card free for a run.
 _SET_OPTIONS: Final = {
-    pattern: (
-        (0, pattern)
-        if pattern.bit_count() == 3
-        else (0, 15, 14, 13, 11, 7)
-    )
+    pattern: ((0, pattern) if pattern.bit_count() == 3 else (0, 15, 14, 13, 11, 7))
     for pattern in range(16)
     if pattern.bit_count() >= 3
 }
@@ -91,8 +87,12 @@ def _min_deadwood_mask(mask: int) -> int:
         low = sets & -sets
         r = low.bit_length() - 1
         pattern = (c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3
-        options.append([(low if p & 1 else 0, low if p & 2 else 0, low if p & 4 else 0, low if p & 8 else 0)
-                        for p in _SET_OPTIONS[pattern]])
+        options.append(
+            [
+                (low if p & 1 else 0, low if p & 2 else 0, low if p & 4 else 0, low if p & 8 else 0)
+                for p in _SET_OPTIONS[pattern]
+            ]
+        )
         sets ^= low
     best = 1000
     if len(options) == 1:
@@ -289,11 +289,13 @@ def all_best_arrangements(cards: CardSet | Iterable[CardLike] | str) -> list[Arr
             return
         if not remaining:
             if dead_points == target:
-                found.append(Arrangement(
-                    tuple(CardSet.from_mask(m) for m in chosen),
-                    CardSet.from_mask(dead),
-                    dead_points,
-                ))
+                found.append(
+                    Arrangement(
+                        tuple(CardSet.from_mask(m) for m in chosen),
+                        CardSet.from_mask(dead),
+                        dead_points,
+                    )
+                )
             return
         low = remaining & -remaining
         # The lowest remaining card is either deadwood or in a meld that avoids used cards.

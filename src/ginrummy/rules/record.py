@@ -43,7 +43,9 @@ class HandRecord:
         try:
             actions = []
             for item in data["actions"]:
-                if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int and item[0] in (0, 1)):
+                if not (
+                    isinstance(item, list) and len(item) == 2 and type(item[0]) is int and item[0] in (0, 1)
+                ):
                     raise RecordError(f"an action entry must be [seat, action], got {item!r}")
                 actions.append((int(item[0]), action_from_json(item[1])))
             seed, dealer = data["seed"], data["dealer"]

@@ -46,13 +46,17 @@ def render_hand(match: object, number: int) -> str:
     if result is None:
         lines.append(f"  (in play: seat {hand.to_act} to act, {len(hand.stock)} cards in the stock)")
     elif result.outcome == "void":
-        lines.append("  Void hand: the stock is down to two cards; nobody scores, the same dealer deals again")
+        lines.append(
+            "  Void hand: the stock is down to two cards; nobody scores, the same dealer deals again"
+        )
     else:
         sd = result.showdown
         assert sd is not None and result.knocker is not None
         knocker, defender = result.knocker, 1 - result.knocker
         melds = " ".join(f"[{m}]" for m in sd.knocker_melds)
-        lines.append(f"  {_seat(knocker)} shows {melds} deadwood {sd.knocker_deadwood_cards or '-'} = {sd.knocker_deadwood}")
+        lines.append(
+            f"  {_seat(knocker)} shows {melds} deadwood {sd.knocker_deadwood_cards or '-'} = {sd.knocker_deadwood}"
+        )
         melds = " ".join(f"[{m}]" for m in sd.defender_melds)
         lines.append(f"  {_seat(defender)} shows {melds} deadwood {sd.defender_deadwood_cards or '-'}")
         if sd.layoffs:

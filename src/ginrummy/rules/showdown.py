@@ -201,16 +201,36 @@ def score_showdown(
         if arrangement.deadwood:
             raise ShowdownError(f"Big Gin needs all eleven cards melded; {arrangement}")
         assert rules.big_gin_bonus is not None
-        return _final("big_gin", "knocker", rules.big_gin_bonus + defender_alone.deadwood,
-                      arrangement, defender_alone, (), 0, defender_alone.deadwood, limit, multiplier)
+        return _final(
+            "big_gin",
+            "knocker",
+            rules.big_gin_bonus + defender_alone.deadwood,
+            arrangement,
+            defender_alone,
+            (),
+            0,
+            defender_alone.deadwood,
+            limit,
+            multiplier,
+        )
 
     candidates = all_best_arrangements(CardSet.from_mask(knocker))
     knocker_dw = candidates[0].deadwood
     if knocker_dw > limit:
         raise ShowdownError(f"cannot knock with {knocker_dw} deadwood; the knock limit is {limit}")
     if knocker_dw == 0:
-        return _final("gin", "knocker", rules.gin_bonus + defender_alone.deadwood,
-                      candidates[0], defender_alone, (), 0, defender_alone.deadwood, limit, multiplier)
+        return _final(
+            "gin",
+            "knocker",
+            rules.gin_bonus + defender_alone.deadwood,
+            candidates[0],
+            defender_alone,
+            (),
+            0,
+            defender_alone.deadwood,
+            limit,
+            multiplier,
+        )
 
     # Among the knocker's least-deadwood arrangements, the one that lets the
     # defender lay off the least is the knocker's best.
@@ -232,8 +252,18 @@ def score_showdown(
         outcome, scorer, points = "tie", None, 0
     else:
         outcome, scorer, points = "knock", "knocker", defender_dw - knocker_dw
-    return _final(outcome, scorer, points, arrangement, defender_rest, layoff_objs,
-                  knocker_dw, defender_dw, limit, multiplier)
+    return _final(
+        outcome,
+        scorer,
+        points,
+        arrangement,
+        defender_rest,
+        layoff_objs,
+        knocker_dw,
+        defender_dw,
+        limit,
+        multiplier,
+    )
 
 
 def _final(
@@ -262,4 +292,3 @@ def _final(
         knock_limit=limit,
         multiplier=multiplier,
     )
-

@@ -48,8 +48,15 @@ class Rules:
     spade_double: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("knock_limit", "gin_bonus", "undercut_bonus", "target",
-                     "game_bonus", "box_bonus", "shutout_bonus"):
+        for name in (
+            "knock_limit",
+            "gin_bonus",
+            "undercut_bonus",
+            "target",
+            "game_bonus",
+            "box_bonus",
+            "shutout_bonus",
+        ):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise RulesError(f"{name} must be a whole number ≥ 0, got {value!r}")
@@ -58,7 +65,8 @@ class Rules:
         if self.knock_limit > 100:
             raise RulesError(f"knock_limit must be at most 100, got {self.knock_limit}")
         if self.big_gin_bonus is not None and (
-            not isinstance(self.big_gin_bonus, int) or isinstance(self.big_gin_bonus, bool)
+            not isinstance(self.big_gin_bonus, int)
+            or isinstance(self.big_gin_bonus, bool)
             or self.big_gin_bonus < 0
         ):
             raise RulesError(f"big_gin_bonus must be None or a whole number ≥ 0, got {self.big_gin_bonus!r}")
@@ -79,9 +87,7 @@ class Rules:
         try:
             return PRESETS[key]
         except KeyError:
-            raise RulesError(
-                f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)}"
-            ) from None
+            raise RulesError(f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)}") from None
 
     @staticmethod
     def preset_names() -> tuple[str, ...]:
@@ -139,8 +145,12 @@ PRESETS: Final[dict[str, Rules]] = {
     "classic": Rules(),
     # The how-to guide (seed 000): cut for the first deal, loser deals, Hoyle bonuses.
     "hoyle": Rules(
-        preset_name="hoyle", first_dealer="cut", next_dealer="loser",
-        game_bonus=100, box_bonus=25, shutout_bonus=100,
+        preset_name="hoyle",
+        first_dealer="cut",
+        next_dealer="loser",
+        game_bonus=100,
+        box_bonus=25,
+        shutout_bonus=100,
     ),
     # Guide 003: the first upcard sets the knock limit; a spade doubles the hand.
     "oklahoma": Rules(preset_name="oklahoma", oklahoma=True, spade_double=True),

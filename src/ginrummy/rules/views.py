@@ -122,8 +122,10 @@ def public_step(hand: Hand, index: int, seat: int) -> dict[str, Any]:
         entry["action"] = {"type": "knock"}  # discarded face down
     else:
         entry["action"] = action.to_json()
-    if isinstance(action, Draw) and step.card is not None and (
-        action.source == "discard" or step.seat == seat
+    if (
+        isinstance(action, Draw)
+        and step.card is not None
+        and (action.source == "discard" or step.seat == seat)
     ):
         entry["card"] = str(step.card)
     return entry
@@ -173,16 +175,18 @@ def showdown_json(hand: Hand, scores_after: tuple[int, int]) -> dict[str, Any] |
     deadwood_cards[defender] = sd.defender_deadwood_cards.to_json()
     deadwood[knocker] = sd.knocker_deadwood
     deadwood[defender] = sd.defender_deadwood
-    data.update({
-        "knock_card": str(CARDS[hand.knock_card]) if hand.knock_card is not None else None,
-        "hands": [CardSet.from_mask(hand.hands[0]).to_json(), CardSet.from_mask(hand.hands[1]).to_json()],
-        "melds": melds,
-        "deadwood_cards": deadwood_cards,
-        "deadwood": deadwood,
-        "layoffs": [layoff.to_json() for layoff in sd.layoffs],
-        "knock_limit": sd.knock_limit,
-        "multiplier": sd.multiplier,
-    })
+    data.update(
+        {
+            "knock_card": str(CARDS[hand.knock_card]) if hand.knock_card is not None else None,
+            "hands": [CardSet.from_mask(hand.hands[0]).to_json(), CardSet.from_mask(hand.hands[1]).to_json()],
+            "melds": melds,
+            "deadwood_cards": deadwood_cards,
+            "deadwood": deadwood,
+            "layoffs": [layoff.to_json() for layoff in sd.layoffs],
+            "knock_limit": sd.knock_limit,
+            "multiplier": sd.multiplier,
+        }
+    )
     return data
 
 

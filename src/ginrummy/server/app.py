@@ -137,7 +137,9 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> Response:
-        return _error(400, "bad_request", "bad request: " + "; ".join(str(e.get("msg")) for e in exc.errors()))
+        return _error(
+            400, "bad_request", "bad request: " + "; ".join(str(e.get("msg")) for e in exc.errors())
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -148,8 +150,13 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     def _set_cookie(response: Response, value: str) -> None:
         response.set_cookie(
-            COOKIE, value, max_age=COOKIE_MAX_AGE, httponly=True, samesite="lax",
-            secure=settings.cookie_secure, path="/",
+            COOKIE,
+            value,
+            max_age=COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="lax",
+            secure=settings.cookie_secure,
+            path="/",
         )
 
     def _service(request: Request) -> GameService:
@@ -188,7 +195,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         guest = await _guest(request, response)
         body = await _json_body(request)
         if "name" not in body:
-            raise ServiceError("send {\"name\": \"...\"}")
+            raise ServiceError('send {"name": "..."}')
         guest = await _service(request).rename(guest, body["name"])
         return {"id": guest.id, "name": guest.name}
 

@@ -66,7 +66,8 @@ def _http_limit(text: str) -> tuple[float, int]:
         burst = int(burst_s) if burst_s else max(1, int(per_minute * 2))
     except ValueError:
         raise SettingsError(
-            f"GINRUMMY_HTTP_RATE_LIMIT must look like 60/120 (per minute/burst) or 0, got {text!r}") from None
+            f"GINRUMMY_HTTP_RATE_LIMIT must look like 60/120 (per minute/burst) or 0, got {text!r}"
+        ) from None
     if per_minute == 0 and not burst_s:
         return 0.0, 1
     if not per_minute > 0 or burst < 1:
@@ -113,7 +114,9 @@ class Settings:
             rate = float(rate_s)
             burst = int(burst_s) if burst_s else max(1, int(rate * 2))
         except ValueError:
-            raise SettingsError(f"GINRUMMY_RATE_LIMIT must look like 20/40 (per second/burst), got {rate_text!r}") from None
+            raise SettingsError(
+                f"GINRUMMY_RATE_LIMIT must look like 20/40 (per second/burst), got {rate_text!r}"
+            ) from None
         if rate <= 0 or burst < 1:
             raise SettingsError(f"GINRUMMY_RATE_LIMIT must be positive, got {rate_text!r}")
         http_per_minute, http_burst = _http_limit(env.get("GINRUMMY_HTTP_RATE_LIMIT", "").strip() or "60/120")
@@ -137,7 +140,9 @@ class Settings:
             sqlite_synchronous=sync,
             cookie_secure=env.get("GINRUMMY_COOKIE_SECURE", "").strip().lower() in ("1", "true", "yes"),
             allowed_origins=tuple(
-                o.strip().rstrip("/").lower() for o in env.get("GINRUMMY_ALLOWED_ORIGINS", "").split(",") if o.strip()
+                o.strip().rstrip("/").lower()
+                for o in env.get("GINRUMMY_ALLOWED_ORIGINS", "").split(",")
+                if o.strip()
             ),
             log_level=env.get("GINRUMMY_LOG_LEVEL", "").strip().lower() or "info",
         )

@@ -103,11 +103,15 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     settings = websocket.app.state.settings
     await websocket.accept()
     if not _origin_allowed(websocket, settings.allowed_origins):
-        await _refuse(websocket, "forbidden", "this page may not open a table of another site", CLOSE_FORBIDDEN)
+        await _refuse(
+            websocket, "forbidden", "this page may not open a table of another site", CLOSE_FORBIDDEN
+        )
         return
     guest_id = service.guest_of_cookie(websocket.cookies.get(COOKIE))
     if guest_id is None:
-        await _refuse(websocket, "forbidden", "no valid guest identity; open the home page first", CLOSE_FORBIDDEN)
+        await _refuse(
+            websocket, "forbidden", "no valid guest identity; open the home page first", CLOSE_FORBIDDEN
+        )
         return
     live = await service.get_live(match_id)
     if live is None:
@@ -132,9 +136,12 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                 now = time.monotonic()
                 if now - last_rate_error >= 1.0:
                     last_rate_error = now
-                    conn.send_text(error_message(
-                        "rate_limited", f"too many messages: at most {settings.rate_per_second:g} per second"
-                    ))
+                    conn.send_text(
+                        error_message(
+                            "rate_limited",
+                            f"too many messages: at most {settings.rate_per_second:g} per second",
+                        )
+                    )
                 continue
             text = message.get("text")
             if text is None:
@@ -151,7 +158,9 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                 reply = await _handle(live, seat, text)
             except Exception:
                 log.exception("match %s: a message of seat %d could not be handled", match_id, seat)
-                reply = error_message("server_error", "the server failed to handle this message; nothing changed")
+                reply = error_message(
+                    "server_error", "the server failed to handle this message; nothing changed"
+                )
             if reply is not None:
                 conn.send_text(reply)
     except Exception:
@@ -167,13 +176,13 @@ async def _handle(live: Any, seat: int, text: str) -> str | None:
     except ValueError:
         return error_message("bad_message", "message is not valid JSON")
     if not isinstance(data, dict):
-        return error_message("bad_message", "message must be a JSON object with a \"type\"")
+        return error_message("bad_message", 'message must be a JSON object with a "type"')
     kind = data.get("type")
     if kind == "ping":
         return '{"type":"pong"}'
     if kind == "action":
         if "action" not in data:
-            return error_message("bad_message", "an action message needs an \"action\" object")
+            return error_message("bad_message", 'an action message needs an "action" object')
         refused = await live.act(seat, data["action"], data.get("version"))
         return error_message(*refused) if refused is not None else None
-    return error_message("bad_message", f"unknown message type {kind!r}; expected \"action\" or \"ping\"")
+    return error_message("bad_message", f'unknown message type {kind!r}; expected "action" or "ping"')

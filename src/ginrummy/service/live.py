@@ -104,9 +104,7 @@ class LiveMatch:
         self.conns: list[set[Connection]] = [set(), set()]
         now = self.clock()
         # A person counts as disconnected until a socket opens (also after a restart).
-        self.disconnected_since: list[float | None] = [
-            now if s.kind == "human" else None for s in seats
-        ]
+        self.disconnected_since: list[float | None] = [now if s.kind == "human" else None for s in seats]
         self.turn_started = now
         self.last_activity = now
         self.closed = False
@@ -141,8 +139,11 @@ class LiveMatch:
         """True when a stand-in robot plays for this absent person."""
         since = self.disconnected_since[seat]
         return (
-            self.kind == "room" and self.seats[seat].kind == "human" and not self.conns[seat]
-            and since is not None and self.clock() >= since + self.service.config.grace_seconds
+            self.kind == "room"
+            and self.seats[seat].kind == "human"
+            and not self.conns[seat]
+            and since is not None
+            and self.clock() >= since + self.service.config.grace_seconds
         )
 
     def connect(self, seat: int, conn: Connection) -> None:
@@ -187,7 +188,10 @@ class LiveMatch:
     def _players_json(self) -> list[dict[str, Any]]:
         return [
             {
-                "seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level,
+                "seat": s.seat,
+                "name": s.name,
+                "kind": s.kind,
+                "level": s.level,
                 "connected": self.connected(s.seat) if s.kind is not None else False,
                 "autoplay": self.autoplay(s.seat),
             }
@@ -297,7 +301,11 @@ class LiveMatch:
     def _meta_text(self, seat: int, meta: dict[str, Any]) -> str:
         """The `match` object as text without its closing brace; re-encoded only when a field changed."""
         key = (
-            meta["status"], meta["turn_deadline"], meta["commitment"], meta["room_code"], meta["rematch_id"],
+            meta["status"],
+            meta["turn_deadline"],
+            meta["commitment"],
+            meta["room_code"],
+            meta["rematch_id"],
             *(tuple(p.values()) for p in meta["players"]),
         )
         cached_key, text = self._meta_cache[seat]
@@ -313,14 +321,27 @@ class LiveMatch:
         history = self._history_text(seat, view)
         result = self.match.result
         rules = self._rules_text
-        return "".join((
-            '{"type":"state","version":', str(self.version),
-            ',"match":', meta_text, ',"rules":', rules,
-            '},"view":', _dumps(view)[:-1], ',"rules":', rules, ',"history":', history,
-            '},"last_hand":', self._last_hand(seat, last_number) if last_number >= 1 else "null",
-            ',"result":', _dumps(result.to_json()) if result is not None else "null",
-            "}",
-        ))
+        return "".join(
+            (
+                '{"type":"state","version":',
+                str(self.version),
+                ',"match":',
+                meta_text,
+                ',"rules":',
+                rules,
+                '},"view":',
+                _dumps(view)[:-1],
+                ',"rules":',
+                rules,
+                ',"history":',
+                history,
+                '},"last_hand":',
+                self._last_hand(seat, last_number) if last_number >= 1 else "null",
+                ',"result":',
+                _dumps(result.to_json()) if result is not None else "null",
+                "}",
+            )
+        )
 
     def broadcast(self) -> None:
         """Queue a fresh state to every open socket, each seat its own view."""
@@ -345,7 +366,10 @@ class LiveMatch:
             if self.closed:
                 return "server_error", "the server is shutting down; reconnect in a moment"
             if version is not None and version != self.version:
-                return "stale", f"your table is out of date (version {version}, now {self.version}); it is refreshed"
+                return (
+                    "stale",
+                    f"your table is out of date (version {version}, now {self.version}); it is refreshed",
+                )
             if self.status == "waiting":
                 return "illegal_action", "waiting for an opponent to join"
             try:
@@ -468,7 +492,9 @@ class LiveMatch:
             if self.closed or self.version != version or self.status != "playing":
                 return
             if action is None or action not in view.legal:
-                log.error("match %s: robot in seat %d chose an illegal action; it plays a legal one", self.id, seat)
+                log.error(
+                    "match %s: robot in seat %d chose an illegal action; it plays a legal one", self.id, seat
+                )
                 action = view.legal[0]
             try:
                 await self._accept(seat, action)

@@ -213,7 +213,9 @@ class GameService:
             raise BadRequest(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
         parsed = parse_rules(rules)
         row = self._new_row(
-            kind="robot", status="playing", rules=parsed.to_json(),
+            kind="robot",
+            status="playing",
+            rules=parsed.to_json(),
             seats=(SeatRow(0, guest.id), SeatRow(1, robot_level=level)),
         )
         await self.store.create_match(row)
@@ -223,12 +225,18 @@ class GameService:
     async def create_room(self, guest: GuestRow, rules: Any, turn_seconds: Any = ...) -> tuple[str, str]:
         """A private room: the creator takes seat 0; returns (code, match id)."""
         parsed = parse_rules(rules)
-        seconds = _parse_turn_seconds(turn_seconds, self.config.default_turn_seconds, self.config.min_turn_seconds)
+        seconds = _parse_turn_seconds(
+            turn_seconds, self.config.default_turn_seconds, self.config.min_turn_seconds
+        )
         for _attempt in range(8):
             code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
             row = self._new_row(
-                kind="room", status="waiting", rules=parsed.to_json(), room_code=code,
-                turn_seconds=seconds, seats=(SeatRow(0, guest.id), SeatRow(1)),
+                kind="room",
+                status="waiting",
+                rules=parsed.to_json(),
+                room_code=code,
+                turn_seconds=seconds,
+                seats=(SeatRow(0, guest.id), SeatRow(1)),
             )
             try:
                 await self.store.create_match(row)
@@ -274,8 +282,12 @@ class GameService:
         if row.rematch_id is not None:
             return row.rematch_id
         fresh = self._new_row(
-            kind=row.kind, status="playing", rules=row.rules, turn_seconds=row.turn_seconds,
-            seats=row.seats, rematch_of=row.id,
+            kind=row.kind,
+            status="playing",
+            rules=row.rules,
+            turn_seconds=row.turn_seconds,
+            seats=row.seats,
+            rematch_of=row.id,
         )
         rematch_id = await self.store.set_rematch(row.id, fresh)
         if rematch_id == fresh.id:
@@ -341,8 +353,16 @@ class GameService:
             await self.store.finish_match(row.id, match.result.to_json(), self.clock())
             status = "over"
         live = LiveMatch(
-            self, match_id=row.id, kind=row.kind, status=status, match=match, version=version,
-            seats=seats, room_code=row.room_code, turn_seconds=row.turn_seconds, rematch_id=row.rematch_id,
+            self,
+            match_id=row.id,
+            kind=row.kind,
+            status=status,
+            match=match,
+            version=version,
+            seats=seats,
+            room_code=row.room_code,
+            turn_seconds=row.turn_seconds,
+            rematch_id=row.rematch_id,
         )
         existing = self.live.get(row.id)
         if existing is not None:  # loaded meanwhile by another request
@@ -383,20 +403,22 @@ class GameService:
                 scores = list(live.match.scores)
             else:
                 scores = [0, 0]
-            items.append({
-                "id": row.id,
-                "status": live.status if live is not None else row.status,
-                "opponent": opponent,
-                "opponent_kind": kind,
-                "opponent_level": level,
-                "scores": scores,
-                "rules": row.rules,
-                "created_at": row.created_at,
-                "finished_at": row.finished_at,
-                "winner_seat": row.result.get("winner") if row.result is not None else None,
-                "seat": seat,
-                "url": f"/m/{row.id}",
-            })
+            items.append(
+                {
+                    "id": row.id,
+                    "status": live.status if live is not None else row.status,
+                    "opponent": opponent,
+                    "opponent_kind": kind,
+                    "opponent_level": level,
+                    "scores": scores,
+                    "rules": row.rules,
+                    "created_at": row.created_at,
+                    "finished_at": row.finished_at,
+                    "winner_seat": row.result.get("winner") if row.result is not None else None,
+                    "seat": seat,
+                    "url": f"/m/{row.id}",
+                }
+            )
         return items
 
     async def replay(self, match_id: str) -> dict[str, Any]:
@@ -413,28 +435,37 @@ class GameService:
         players = []
         for s in row.seats:
             if s.guest_id is not None:
-                players.append({"seat": s.seat, "name": names.get(s.guest_id, "Guest"), "kind": "human", "level": None})
+                players.append(
+                    {"seat": s.seat, "name": names.get(s.guest_id, "Guest"), "kind": "human", "level": None}
+                )
             else:
                 level = s.robot_level or "casual"
                 players.append({"seat": s.seat, "name": _robot_name(level), "kind": "robot", "level": level})
         hands = []
         for number, hand in enumerate(match.hands, start=1):
-            hands.append({
-                "number": number,
-                "dealer": hand.dealer,
-                "seed": str(hand.seed),
-                "commitment": seed_commitment(hand.seed),
-                "initial_hands": [CardSet.from_mask(mask).to_json() for mask in hand.initial_hands],
-                "upcard": str(Card(hand.upcard)),
-                "knock_limit": hand.knock_limit,
-                "steps": [
-                    {"seat": step.seat, "action": step.action.to_json(),
-                     "card": str(step.card) if step.card is not None else None}
-                    for step in hand.steps
-                ],
-                "showdown": match.hand_view(0, number).showdown,
-                "scores_after": list(match.scores_after[number - 1]) if number <= len(match.scores_after) else None,
-            })
+            hands.append(
+                {
+                    "number": number,
+                    "dealer": hand.dealer,
+                    "seed": str(hand.seed),
+                    "commitment": seed_commitment(hand.seed),
+                    "initial_hands": [CardSet.from_mask(mask).to_json() for mask in hand.initial_hands],
+                    "upcard": str(Card(hand.upcard)),
+                    "knock_limit": hand.knock_limit,
+                    "steps": [
+                        {
+                            "seat": step.seat,
+                            "action": step.action.to_json(),
+                            "card": str(step.card) if step.card is not None else None,
+                        }
+                        for step in hand.steps
+                    ],
+                    "showdown": match.hand_view(0, number).showdown,
+                    "scores_after": list(match.scores_after[number - 1])
+                    if number <= len(match.scores_after)
+                    else None,
+                }
+            )
         return {
             "id": row.id,
             "rules": match.rules.to_json(),

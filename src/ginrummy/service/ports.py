@@ -6,7 +6,14 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 __all__ = [
-    "EventRow", "GuestRow", "MatchKind", "MatchRow", "MatchStatus", "SeatRow", "Store", "StoreError",
+    "EventRow",
+    "GuestRow",
+    "MatchKind",
+    "MatchRow",
+    "MatchStatus",
+    "SeatRow",
+    "Store",
+    "StoreError",
 ]
 
 MatchKind = Literal["robot", "room"]

@@ -26,7 +26,7 @@ def resolve_level(level: str) -> str:
     if level in LEVELS:
         i = LEVELS.index(level)
         # Nearest weaker level first (a robot should not surprise people by being stronger), then stronger.
-        order = list(reversed(LEVELS[:i])) + list(LEVELS[i + 1:])
+        order = list(reversed(LEVELS[:i])) + list(LEVELS[i + 1 :])
     else:
         order = list(LEVELS)
     for name in [*order, "baseline", "random"]:

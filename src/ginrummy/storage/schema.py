@@ -10,20 +10,23 @@ metadata = sa.MetaData()
 
 # Times are unix seconds (double precision) so SQLite and PostgreSQL store them alike.
 settings = sa.Table(
-    "settings", metadata,
+    "settings",
+    metadata,
     sa.Column("key", sa.String(64), primary_key=True),
     sa.Column("value", sa.Text, nullable=False),
 )
 
 guests = sa.Table(
-    "guests", metadata,
+    "guests",
+    metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("created_at", sa.Float(precision=53), nullable=False),
 )
 
 matches = sa.Table(
-    "matches", metadata,
+    "matches",
+    metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("kind", sa.String(8), nullable=False),
     sa.Column("status", sa.String(8), nullable=False),
@@ -41,7 +44,8 @@ matches = sa.Table(
 )
 
 match_seats = sa.Table(
-    "match_seats", metadata,
+    "match_seats",
+    metadata,
     sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("guest_id", sa.String(32), sa.ForeignKey("guests.id"), nullable=True),
@@ -51,7 +55,8 @@ match_seats = sa.Table(
 
 # Append-only: a trigger refuses UPDATE and DELETE (see the first migration).
 events = sa.Table(
-    "events", metadata,
+    "events",
+    metadata,
     sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
     sa.Column("seq", sa.Integer, primary_key=True),
     sa.Column("seat", sa.Integer, nullable=False),

@@ -47,14 +47,16 @@ _HERE = Path(__file__).resolve().parent
 def normalize_url(url: str) -> sa.URL:
     """The URL with the psycopg 3 driver chosen for plain `postgresql://` (and `postgres://`) URLs."""
     if url.startswith("postgres://"):
-        url = "postgresql://" + url[len("postgres://"):]
+        url = "postgresql://" + url[len("postgres://") :]
     parsed = sa.make_url(url)
     if parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")
     return parsed
 
 
-def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL", checkpoint_thread: bool = False) -> sa.Engine:
+def make_engine(
+    url: str, *, sqlite_synchronous: str = "NORMAL", checkpoint_thread: bool = False
+) -> sa.Engine:
     """An engine for `url`; SQLite files get WAL mode, foreign keys and the given `synchronous`.
 
     `checkpoint_thread`: commits never checkpoint the WAL themselves (a `_Checkpointer` does).
@@ -172,12 +174,19 @@ class SqlStore:
     """The `Store` port on SQLAlchemy Core, with group commit on one worker thread."""
 
     def __init__(
-        self, url: str, *, sqlite_synchronous: str = "NORMAL", batch_limit: int = 512, inline: bool | None = None,
+        self,
+        url: str,
+        *,
+        sqlite_synchronous: str = "NORMAL",
+        batch_limit: int = 512,
+        inline: bool | None = None,
     ) -> None:
         self.url = url
         if inline is None:
             # With synchronous=FULL every commit waits for the disk: keep that off the event loop.
-            inline = normalize_url(url).get_backend_name() == "sqlite" and sqlite_synchronous.upper() != "FULL"
+            inline = (
+                normalize_url(url).get_backend_name() == "sqlite" and sqlite_synchronous.upper() != "FULL"
+            )
         self.inline = inline
         self.engine = make_engine(url, sqlite_synchronous=sqlite_synchronous, checkpoint_thread=inline)
         self.batch_limit = batch_limit
@@ -229,7 +238,9 @@ class SqlStore:
             self._checkpointer = None
         self.engine.dispose()
 
-    def _run(self, fn: Callable[[sa.Connection], T], event: dict[str, Any] | None = None) -> asyncio.Future[T]:
+    def _run(
+        self, fn: Callable[[sa.Connection], T], event: dict[str, Any] | None = None
+    ) -> asyncio.Future[T]:
         if not self._started:
             raise StoreError("the store is not started")
         loop = asyncio.get_running_loop()
@@ -246,7 +257,7 @@ class SqlStore:
     def _flush(self) -> None:
         batch, self._pending = self._pending, []
         for start in range(0, len(batch), self.batch_limit):
-            self._run_batch(batch[start:start + self.batch_limit])
+            self._run_batch(batch[start : start + self.batch_limit])
 
     def _work(self) -> None:
         while True:
@@ -434,8 +445,11 @@ class SqlStore:
 
     async def append_event(self, match_id: str, event: EventRow) -> None:
         row = {
-            "match_id": match_id, "seq": event.seq, "seat": event.seat,
-            "action": _compact(event.action), "created_at": time.time(),
+            "match_id": match_id,
+            "seq": event.seq,
+            "seat": event.seat,
+            "action": _compact(event.action),
+            "created_at": time.time(),
         }
 
         def job(conn: sa.Connection) -> None:
@@ -489,9 +503,7 @@ class SqlStore:
     async def matches_of(self, guest_id: str, limit: int = 100) -> list[MatchRow]:
         def job(conn: sa.Connection) -> list[MatchRow]:
             ids = (
-                sa.select(match_seats.c.match_id)
-                .where(match_seats.c.guest_id == guest_id)
-                .scalar_subquery()
+                sa.select(match_seats.c.match_id).where(match_seats.c.guest_id == guest_id).scalar_subquery()
             )
             return _load_matches(conn, matches.c.id.in_(ids), limit=limit)
 
@@ -500,28 +512,33 @@ class SqlStore:
 
 def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
     for start in range(0, len(items), size):
-        yield items[start:start + size]
+        yield items[start : start + size]
 
 
 def _insert_match(conn: sa.Connection, match: MatchRow) -> None:
-    conn.execute(matches.insert().values(
-        id=match.id,
-        kind=match.kind,
-        status=match.status,
-        rules=json.dumps(match.rules, sort_keys=True, separators=(",", ":")),
-        seed=match.seed,
-        room_code=match.room_code,
-        turn_seconds=match.turn_seconds,
-        created_at=match.created_at,
-        finished_at=match.finished_at,
-        result=json.dumps(match.result, separators=(",", ":")) if match.result is not None else None,
-        rematch_of=match.rematch_of,
-        rematch_id=match.rematch_id,
-    ))
-    conn.execute(match_seats.insert(), [
-        {"match_id": match.id, "seat": s.seat, "guest_id": s.guest_id, "robot_level": s.robot_level}
-        for s in match.seats
-    ])
+    conn.execute(
+        matches.insert().values(
+            id=match.id,
+            kind=match.kind,
+            status=match.status,
+            rules=json.dumps(match.rules, sort_keys=True, separators=(",", ":")),
+            seed=match.seed,
+            room_code=match.room_code,
+            turn_seconds=match.turn_seconds,
+            created_at=match.created_at,
+            finished_at=match.finished_at,
+            result=json.dumps(match.result, separators=(",", ":")) if match.result is not None else None,
+            rematch_of=match.rematch_of,
+            rematch_id=match.rematch_id,
+        )
+    )
+    conn.execute(
+        match_seats.insert(),
+        [
+            {"match_id": match.id, "seat": s.seat, "guest_id": s.guest_id, "robot_level": s.robot_level}
+            for s in match.seats
+        ],
+    )
 
 
 def _load_matches(conn: sa.Connection, where: Any, *, limit: int | None = None) -> list[MatchRow]:
@@ -538,20 +555,21 @@ def _load_matches(conn: sa.Connection, where: Any, *, limit: int | None = None) 
     found = []
     for r in rows:
         by_seat = seats.get(r.id, {})
-        found.append(MatchRow(
-            id=r.id,
-            kind=r.kind,
-            status=r.status,
-            rules=json.loads(r.rules),
-            seed=r.seed,
-            seats=(by_seat.get(0, SeatRow(0)), by_seat.get(1, SeatRow(1))),
-            created_at=r.created_at,
-            room_code=r.room_code,
-            turn_seconds=r.turn_seconds,
-            finished_at=r.finished_at,
-            result=json.loads(r.result) if r.result is not None else None,
-            rematch_of=r.rematch_of,
-            rematch_id=r.rematch_id,
-        ))
+        found.append(
+            MatchRow(
+                id=r.id,
+                kind=r.kind,
+                status=r.status,
+                rules=json.loads(r.rules),
+                seed=r.seed,
+                seats=(by_seat.get(0, SeatRow(0)), by_seat.get(1, SeatRow(1))),
+                created_at=r.created_at,
+                room_code=r.room_code,
+                turn_seconds=r.turn_seconds,
+                finished_at=r.finished_at,
+                result=json.loads(r.result) if r.result is not None else None,
+                rematch_of=r.rematch_of,
+                rematch_id=r.rematch_id,
+            )
+        )
     return found
-
