@@ -54,7 +54,7 @@ def catalogue(lang: str) -> dict[str, str]:
 
 
 def sources() -> dict[Path, str]:
-    files = sorted(STATIC.glob("js/*.js")) + sorted(STATIC.glob("*.html")) + sorted(STATIC.glob("css/*.css"))
+    files = sorted(STATIC.glob("js/**/*.js")) + sorted(STATIC.glob("*.html")) + sorted(STATIC.glob("css/*.css"))
     return {path: path.read_text(encoding="utf-8") for path in files}
 
 
@@ -109,5 +109,5 @@ def test_pages_exist_and_load_only_local_modules() -> None:
         ]
         assert outside == [], path
         if path.suffix == ".js":
-            for module in re.findall(r'from "(\./[^"]+)"', text):
+            for module in re.findall(r'from "(\.\.?/[^"]+)"', text):
                 assert (path.parent / module).is_file(), (path, module)

@@ -43,7 +43,7 @@ export function setLanguage(code) {
 
 /** The string `key` with `{name}` placeholders filled from `params` (numbers formatted locally). */
 export function t(key, params = {}) {
-  let text = catalogue[key] ?? fallback[key];
+  const text = catalogue[key] ?? fallback[key];
   if (text === undefined) {
     console.warn(`missing translation: ${key}`);
     return key;

@@ -237,7 +237,7 @@ function go(hand, frame) {
   render();
 }
 
-function step(delta) {
+function stepBy(delta) {
   const frames = state.hands[state.hand].frames;
   const next = state.frame + delta;
   if (next >= frames.length) {
@@ -261,7 +261,7 @@ function stopPlay() {
 
 function togglePlay() {
   if (state.timer) return stopPlay();
-  state.timer = setInterval(() => step(1), 900);
+  state.timer = setInterval(() => stepBy(1), 900);
   const b = document.getElementById("play");
   b.replaceChildren(icon("pause"));
   b.setAttribute("aria-label", t("replay.pause"));
@@ -316,9 +316,9 @@ function controls() {
       "div",
       { class: "buttons" },
       button("prev-hand", t("replay.prev_hand"), icon("first"), () => (state.frame > 0 ? go(state.hand, 0) : go(state.hand - 1, 0))),
-      button("prev-step", t("replay.prev_step"), icon("back"), () => step(-1)),
+      button("prev-step", t("replay.prev_step"), icon("back"), () => stepBy(-1)),
       button("play", t("replay.play"), icon("play"), togglePlay),
-      button("next-step", t("replay.next_step"), icon("step"), () => step(1)),
+      button("next-step", t("replay.next_step"), icon("step"), () => stepBy(1)),
       button("next-hand", t("replay.next_hand"), icon("last"), () => go(state.hand + 1, 0)),
     ),
     h("div", { class: "selects" }, handSelect, perspective),
@@ -331,8 +331,8 @@ function controls() {
 function onKey(event) {
   if (event.target.closest("input, select, textarea")) return;
   const keys = {
-    ArrowRight: () => step(1),
-    ArrowLeft: () => step(-1),
+    ArrowRight: () => stepBy(1),
+    ArrowLeft: () => stepBy(-1),
     ArrowDown: () => go(state.hand + 1, 0),
     PageDown: () => go(state.hand + 1, 0),
     ArrowUp: () => go(state.hand - 1, 0),

@@ -1,0 +1,240 @@
+// What covers the table for a while: the showdown of a finished hand, the wait for a friend,
+// the end of the match, and the page shown when the table cannot be opened at all.
+import { api, describeError } from "../api.js";
+import { formatNumber, t } from "../i18n.js";
+import { showdownPanel } from "../showdown.js";
+import { copyText, h, toast } from "../ui.js";
+
+const SHOWDOWN_SECONDS = 8;
+const HOLD_KEY = "gr-showdown-hold"; // "1": showdowns stay open until Continue is pressed
+
+export class Overlays {
+  /** `state`: TableState; `onShowdownClosed()` runs when a showdown goes away. */
+  constructor(state, onShowdownClosed) {
+    this.state = state;
+    this.onShowdownClosed = onShowdownClosed;
+    this.table = document.getElementById("table");
+    this.showdown = null; // {handNumber, timer} while a showdown is shown
+  }
+
+  get showingShowdown() {
+    return this.showdown !== null;
+  }
+
+  /** Show the showdown of `finished` (a hand view with its showdown) until Continue or its countdown. */
+  openShowdown(finished) {
+    const { state } = this;
+    const overlay = h("div", {
+      class: "overlay showdown-overlay",
+      role: "dialog",
+      "aria-modal": "true",
+      "aria-labelledby": "showdown-title",
+      id: "showdown",
+    });
+    const over = state.match && state.match.status === "over";
+    const panel = showdownPanel(finished.showdown, {
+      names: state.names(),
+      textNames: state.names(true),
+      published: state.commitments[finished.hand_number],
+      targetScore: state.target(),
+    });
+    const countdown = h("span", { class: "countdown", id: "showdown-countdown" });
+    const button = h(
+      "button",
+      { class: "primary big", id: "showdown-continue", type: "button" },
+      over ? t("showdown.see_result") : t("showdown.next_deal"),
+    );
+    const hold = h("input", {
+      type: "checkbox",
+      id: "showdown-hold",
+      checked: localStorage.getItem(HOLD_KEY) === "1",
+    });
+    const holdLabel = h("label", { class: "hold-option" }, hold, h("span", {}, t("showdown.hold")));
+    overlay.append(
+      h(
+        "div",
+        { class: "overlay-box" },
+        panel,
+        h("div", { class: "overlay-actions" }, over ? null : holdLabel, countdown, button),
+      ),
+    );
+    this.table.append(overlay);
+    let deadline = Date.now() + SHOWDOWN_SECONDS * 1000;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      if (hold.checked) {
+        countdown.textContent = over ? "" : t("showdown.held");
+        return;
+      }
+      countdown.textContent = over ? "" : t("showdown.countdown", { s: left });
+      // Someone reading the deal verification keeps the showdown open until they press the button.
+      if (left <= 0 && !overlay.querySelector("details[open]")) this.closeShowdown();
+    };
+    hold.addEventListener("change", () => {
+      localStorage.setItem(HOLD_KEY, hold.checked ? "1" : "0");
+      if (!hold.checked) deadline = Date.now() + SHOWDOWN_SECONDS * 1000; // a fresh count after unticking
+      tick();
+    });
+    this.showdown = { handNumber: finished.hand_number, timer: setInterval(tick, 250) };
+    tick();
+    button.addEventListener("click", () => this.closeShowdown());
+    overlay.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") this.closeShowdown();
+    });
+    button.focus();
+  }
+
+  closeShowdown() {
+    if (!this.showdown) return;
+    clearInterval(this.showdown.timer);
+    this.state.markShowdownSeen(this.showdown.handNumber);
+    this.showdown = null;
+    document.getElementById("showdown")?.remove();
+    this.onShowdownClosed();
+  }
+
+  /** The wait for the friend of a new room, with the link to send them. */
+  renderWaiting() {
+    const m = this.state.match;
+    const existing = document.getElementById("waiting");
+    if (m.status !== "waiting") {
+      existing?.remove();
+      return;
+    }
+    if (existing) return;
+    const link = m.room_code
+      ? new URL(`/r/${encodeURIComponent(m.room_code)}`, location.origin).href
+      : sessionStorage.getItem(`gr-room-${this.state.matchId}`);
+    const input = h("input", { readonly: true, value: link || "", id: "waiting-link", "aria-label": t("home.share_link") });
+    const copy = async () => toast((await copyText(link, input)) ? t("home.copied") : t("home.copy_failed"));
+    this.table.append(
+      h(
+        "div",
+        { class: "overlay", id: "waiting", role: "dialog", "aria-labelledby": "waiting-title" },
+        h(
+          "div",
+          { class: "overlay-box small" },
+          h("h2", { id: "waiting-title" }, t("table.waiting")),
+          link
+            ? h(
+                "div",
+                {},
+                h("p", {}, t("home.share_link")),
+                h("div", { class: "row" }, input, h("button", { type: "button", onclick: copy }, t("home.copy"))),
+              )
+            : h("p", {}, t("table.waiting_hint")),
+          h("div", { class: "spinner", "aria-hidden": "true" }),
+        ),
+      ),
+    );
+  }
+
+  /** The end of the match: the result, bonuses, rematch, replay. */
+  renderEnd() {
+    const { state } = this;
+    const m = state.match;
+    const existing = document.getElementById("end");
+    if (m.status !== "over" || !state.result) {
+      existing?.remove();
+      return;
+    }
+    if (existing && existing.dataset.rematch === String(m.rematch_id || "")) return;
+    existing?.remove();
+    const r = state.result;
+    const seat = state.seat;
+    const n = state.names(true);
+    const title =
+      r.winner === null || r.winner === undefined
+        ? t("end.draw")
+        : r.winner === seat
+          ? t("end.you_win")
+          : t("end.they_win", { name: state.opponentName() });
+    const bonuses = [];
+    for (const key of ["game_bonus", "box_bonus", "shutout_bonus"]) {
+      for (const s of [0, 1]) {
+        if (r[key] && r[key][s]) bonuses.push(t(`end.${key}`, { name: n[s], n: r[key][s] }));
+      }
+    }
+    const rematch = h("button", { type: "button", class: "primary big", id: "rematch" }, t("end.rematch"));
+    rematch.addEventListener("click", async () => {
+      if (m.rematch_id) {
+        location.assign(`/m/${encodeURIComponent(m.rematch_id)}`);
+        return;
+      }
+      rematch.disabled = true;
+      try {
+        const made = await api("POST", `/api/matches/${encodeURIComponent(state.matchId)}/rematch`);
+        location.assign(made.url || `/m/${made.match_id}`);
+      } catch (error) {
+        toast(describeError(error), "error");
+        rematch.disabled = false;
+      }
+    });
+    const shown = state.names();
+    this.table.append(
+      h(
+        "div",
+        {
+          class: "overlay end-overlay",
+          id: "end",
+          role: "dialog",
+          "aria-labelledby": "end-title",
+          dataset: { rematch: m.rematch_id || "" },
+        },
+        h(
+          "div",
+          { class: `overlay-box end ${r.winner === seat ? "won" : "lost"}` },
+          h(
+            "div",
+            { class: "trophy", "aria-hidden": "true" },
+            r.winner === seat ? "\u2605\u2605\u2605" : "\u2660\u2665\u2666\u2663",
+          ),
+          h("h2", { id: "end-title" }, title),
+          h(
+            "p",
+            { class: "final-score" },
+            h("span", {}, `${shown[seat]} `),
+            h("strong", { id: "final-mine" }, formatNumber(r.scores[seat])),
+            " – ",
+            h("strong", { id: "final-theirs" }, formatNumber(r.scores[1 - seat])),
+            h("span", {}, ` ${shown[1 - seat]}`),
+          ),
+          h(
+            "p",
+            {},
+            t("end.hands", { n: r.hands_played, mine: r.hands_won[seat], theirs: r.hands_won[1 - seat] }),
+          ),
+          bonuses.length ? h("ul", { class: "bonuses" }, bonuses.map((b) => h("li", {}, b))) : null,
+          m.rematch_id && state.player(1 - seat).kind === "human"
+            ? h("p", { class: "rematch-ready" }, t("end.rematch_ready", { name: state.opponentName() }))
+            : null,
+          h(
+            "div",
+            { class: "overlay-actions" },
+            rematch,
+            h(
+              "a",
+              { class: "button", id: "open-replay", href: `/replay/${encodeURIComponent(state.matchId)}` },
+              t("end.replay"),
+            ),
+            h("a", { class: "button", href: "/" }, t("nav.home")),
+          ),
+        ),
+      ),
+    );
+    rematch.focus();
+  }
+
+  /** The table cannot be opened: say why instead of the table. */
+  showFatal(text) {
+    this.table.replaceChildren(
+      h(
+        "div",
+        { class: "panel center-panel" },
+        h("h2", {}, t("table.cannot_open")),
+        h("p", { id: "fatal" }, text),
+        h("a", { class: "button", href: "/" }, t("nav.home")),
+      ),
+    );
+  }
+}

@@ -1,0 +1,185 @@
+// The match state: the latest state message from the server, the facts the table derives from it,
+// and what this browser remembers about the match between reloads (sessionStorage, per match).
+import { cardIndex, pointsOf } from "../cards.js";
+import { t } from "../i18n.js";
+import { minDeadwood } from "../melds.js";
+import { playerName } from "../names.js";
+
+/** Values kept in sessionStorage under "gr-<key>-<match id>" (they survive a reload of the tab). */
+export class MatchMemory {
+  constructor(matchId) {
+    this.matchId = matchId;
+  }
+
+  get(key, fallback) {
+    try {
+      const value = sessionStorage.getItem(`gr-${key}-${this.matchId}`);
+      return value === null ? fallback : JSON.parse(value);
+    } catch {
+      return fallback;
+    }
+  }
+
+  set(key, value) {
+    sessionStorage.setItem(`gr-${key}-${this.matchId}`, JSON.stringify(value));
+  }
+}
+
+export class TableState {
+  constructor(matchId) {
+    this.matchId = matchId;
+    this.memory = new MatchMemory(matchId);
+    this.message = null; // the latest "state" message
+    this.commitments = this.memory.get("commitments", {}); // hand number -> commitment seen before the deal
+    this.seenShowdown = this.memory.get("seen", 0); // the last hand whose showdown this browser showed
+    this.handNumber = null; // the hand on the table, to spot a new deal
+    this.previousHand = [];
+    this.newCard = null; // the card just drawn, to mark it
+  }
+
+  /** Take a new state message; returns true when it deals a new hand. */
+  update(message) {
+    this.message = message;
+    const v = message.view;
+    const m = message.match;
+    if (v && m && m.commitment && v.phase !== "over" && !this.commitments[v.hand_number]) {
+      this.commitments[v.hand_number] = m.commitment;
+      this.memory.set("commitments", this.commitments);
+    }
+    return this.trackHand(v);
+  }
+
+  trackHand(v) {
+    if (!v) return false;
+    const cards = v.hand;
+    if (this.handNumber !== v.hand_number) {
+      this.handNumber = v.hand_number;
+      this.newCard = null;
+      this.previousHand = cards;
+      return true;
+    }
+    if (cards.length > this.previousHand.length) {
+      const added = cards.filter((c) => !this.previousHand.includes(c));
+      this.newCard = added.length === 1 ? added[0] : null;
+    } else if (cards.length < this.previousHand.length) {
+      this.newCard = null;
+    }
+    this.previousHand = cards;
+    return false;
+  }
+
+  /** The finished hand whose showdown this browser has not shown yet, or null. */
+  unseenShowdown() {
+    const message = this.message;
+    if (!message) return null;
+    const v = message.view;
+    const finished = v && v.phase === "over" && v.showdown ? v : message.last_hand;
+    if (finished && finished.showdown && finished.hand_number > this.seenShowdown) return finished;
+    return null;
+  }
+
+  markShowdownSeen(handNumber) {
+    this.seenShowdown = Math.max(this.seenShowdown, handNumber);
+    this.memory.set("seen", this.seenShowdown);
+  }
+
+  // --- facts derived from the latest message ----------------------------------------------
+
+  get view() {
+    return this.message && this.message.view;
+  }
+
+  get match() {
+    return this.message && this.message.match;
+  }
+
+  get result() {
+    return this.message && this.message.result;
+  }
+
+  get version() {
+    return this.message ? this.message.version : undefined;
+  }
+
+  get seat() {
+    return this.match ? this.match.seat : 0;
+  }
+
+  get legal() {
+    return (this.view && this.view.legal) || [];
+  }
+
+  canDraw(source) {
+    return this.legal.some((a) => a.type === "draw" && a.source === source);
+  }
+
+  canPass() {
+    return this.legal.some((a) => a.type === "pass");
+  }
+
+  canDiscard(card) {
+    return this.legal.some((a) => a.type === "discard" && a.card === card);
+  }
+
+  knockCards() {
+    return this.legal.filter((a) => a.type === "knock").map((a) => a.card);
+  }
+
+  canBigGin() {
+    return this.legal.some((a) => a.type === "big_gin");
+  }
+
+  myTurn() {
+    return this.legal.length > 0;
+  }
+
+  /** The player in `seat`, with a name to show (an empty seat reads "Waiting for a player"). */
+  player(seat) {
+    const players = (this.match && this.match.players) || [];
+    const found = players.find((p) => p.seat === seat);
+    if (found && found.name) return { ...found, name: playerName(found) };
+    return { ...(found || { seat, kind: null, connected: false }), name: t("table.empty_seat") };
+  }
+
+  /** Display names by seat: "You" for this seat (`inText`: the form used inside a sentence). */
+  names(inText = false) {
+    const out = [this.player(0).name, this.player(1).name];
+    out[this.seat] = inText ? t("table.you_in_text") : t("table.you");
+    return out;
+  }
+
+  opponentName() {
+    return this.player(1 - this.seat).name;
+  }
+
+  target() {
+    const m = this.match;
+    const v = this.view;
+    return (m && m.rules && m.rules.target) || (v && v.rules && v.rules.target) || 100;
+  }
+
+  /** The card taken from the discard pile this turn (it may not be discarded until a later turn). */
+  takenCard() {
+    const v = this.view;
+    if (!v || v.phase !== "discard" || !this.myTurn()) return null;
+    const last = v.history[v.history.length - 1];
+    if (last && last.seat === this.seat && last.action.type === "draw" && last.action.source === "discard") {
+      return last.card || null;
+    }
+    return null;
+  }
+
+  /**
+   * The knock choice: the `selected` card when it allows a knock, else the one leaving the least
+   * deadwood; with every allowed card and the deadwood it leaves. Null when knocking is not allowed.
+   */
+  knockChoice(selected) {
+    const v = this.view;
+    const options = this.knockCards();
+    if (!options.length || !v) return null;
+    const after = options.map((card) => ({ card, deadwood: minDeadwood(v.hand.filter((c) => c !== card)) }));
+    after.sort((a, b) => a.deadwood - b.deadwood || pointsOf(cardIndex(b.card)) - pointsOf(cardIndex(a.card)));
+    const chosen = after.find((o) => o.card === selected) || after[0];
+    return { chosen, options: after };
+  }
+}
