@@ -54,7 +54,9 @@ def catalogue(lang: str) -> dict[str, str]:
 
 
 def sources() -> dict[Path, str]:
-    files = sorted(STATIC.glob("js/**/*.js")) + sorted(STATIC.glob("*.html")) + sorted(STATIC.glob("css/*.css"))
+    files = (
+        sorted(STATIC.glob("js/**/*.js")) + sorted(STATIC.glob("*.html")) + sorted(STATIC.glob("css/*.css"))
+    )
     return {path: path.read_text(encoding="utf-8") for path in files}
 
 
