@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from ginrummy.arena import percentile, play_match
 from ginrummy.bots import available_players, make_player
-from ginrummy.bots.arena import _percentile, play_match
 from ginrummy.rules import new_match
 
 
@@ -76,8 +76,8 @@ def decision_times(level: str, seconds: float, seed: int = 0) -> dict[str, float
     return {
         "matches": matches,
         "decisions": len(times),
-        "p50_ms": 1000 * _percentile(times, 0.5),
-        "p95_ms": 1000 * _percentile(times, 0.95),
+        "p50_ms": 1000 * percentile(times, 0.5),
+        "p95_ms": 1000 * percentile(times, 0.95),
         "max_ms": 1000 * (times[-1] if times else 0.0),
     }
 

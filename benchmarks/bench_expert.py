@@ -1,13 +1,15 @@
 """Strength and thinking time of the `expert`, as it is or with some of its figures changed.
 
 Plays the arena's matches (classic rules, to 100, match i dealt from seed S+i, seats
-alternating), so without `--param` it prints exactly what `ginrummy arena expert OPPONENT`
-prints for the same seeds; each `--param NAME=VALUE` changes one field of `ExpertParams`
-(bots/expert.py) for a variant of the expert to compare on those same seeds:
+alternating; `--mirrored` plays each deal twice with the seats swapped), so without
+`--param` it prints exactly what `ginrummy arena expert OPPONENT` prints for the same seeds.
+Each `--param NAME=VALUE` overrides one of the expert's named constants (the upper-case
+class attributes of `ExpertPlayer`) in a subclass built here, a variant to compare on
+those same seeds; the product itself takes no such parameters:
 
     python benchmarks/bench_expert.py --matches 1000 --workers 2 --seed 0
-    python benchmarks/bench_expert.py --matches 1000 --workers 2 --seed 0 --param adapt=false
-    python benchmarks/bench_expert.py --opponent advanced --seed 100000 --param danger=2 --json
+    python benchmarks/bench_expert.py --matches 1000 --workers 2 --seed 0 --param ADAPTIVE_OPENING=false
+    python benchmarks/bench_expert.py --opponent advanced --seed 100000 --param DANGER=2 --mirrored --json
 
 Values are read as JSON (`false`, `2`, `0.5`), so booleans and numbers keep their types.
 """
@@ -15,15 +17,14 @@ Values are read as JSON (`false`, `2`, `0.5`), so booleans and numbers keep thei
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import sys
 from typing import Any
 
-from ginrummy.bots.arena import run_arena
+from ginrummy.arena import run_arena
 from ginrummy.bots.base import register_player
-from ginrummy.bots.expert import DEFAULT_PARAMS, ExpertParams, ExpertPlayer
+from ginrummy.bots.expert import ExpertPlayer
 
 # The variant's changes travel to the arena's worker processes (which import this module
 # afresh) through the environment.
@@ -31,27 +32,36 @@ ENV = "GINRUMMY_BENCH_EXPERT_PARAMS"
 VARIANT = "expert-variant"
 
 
+def constants() -> dict[str, Any]:
+    """The expert's named constants and their values."""
+    return {
+        name: getattr(ExpertPlayer, name)
+        for name in dir(ExpertPlayer)
+        if name.isupper() and isinstance(getattr(ExpertPlayer, name), (bool, int, float))
+    }
+
+
 def parse_params(items: list[str]) -> dict[str, Any]:
-    """`["adapt=false", "danger=2"]` -> `{"adapt": False, "danger": 2}`, checked against
-    the fields of `ExpertParams` and their types; a ValueError says what is wrong."""
-    fields = {f.name: getattr(DEFAULT_PARAMS, f.name) for f in dataclasses.fields(ExpertParams)}
+    """`["ADAPTIVE_OPENING=false", "DANGER=2"]` -> `{"ADAPTIVE_OPENING": False, "DANGER": 2}`,
+    checked against the expert's constants and their types; a ValueError says what is wrong."""
+    known = constants()
     out: dict[str, Any] = {}
     for item in items:
         name, sep, text = item.partition("=")
         name = name.strip()
         if not sep:
             raise ValueError(f"--param {item!r}: expected NAME=VALUE")
-        if name not in fields:
+        if name not in known:
             raise ValueError(
-                f"--param {item!r}: ExpertParams has no field {name!r} (fields: {', '.join(sorted(fields))})"
+                f"--param {item!r}: the expert has no constant {name!r} (constants: {', '.join(sorted(known))})"
             )
         try:
             value = json.loads(text)
         except json.JSONDecodeError:
             raise ValueError(f"--param {item!r}: {text!r} is not a JSON value") from None
-        default = fields[name]
-        if isinstance(default, bool) or not isinstance(default, (int, float)):
-            ok = type(value) is type(default)
+        default = known[name]
+        if isinstance(default, bool):
+            ok = isinstance(value, bool)
         else:  # numbers: an int may stand for a float
             ok = (
                 not isinstance(value, bool)
@@ -66,22 +76,33 @@ def parse_params(items: list[str]) -> dict[str, Any]:
     return out
 
 
-def _variant_params() -> ExpertParams:
-    return dataclasses.replace(DEFAULT_PARAMS, **json.loads(os.environ.get(ENV, "{}")))
+def variant_class(params: dict[str, Any]) -> type[ExpertPlayer]:
+    """A subclass of the expert with some constants overridden."""
+    return type("ExpertVariant", (ExpertPlayer,), dict(params))
 
 
 def _make_variant(*, seed: int | None = None, time_budget: float | None = None) -> ExpertPlayer:
-    return ExpertPlayer(seed=seed, time_budget=time_budget, params=_variant_params())
+    return variant_class(json.loads(os.environ.get(ENV, "{}")))(seed=seed, time_budget=time_budget)
 
 
 register_player(VARIANT, _make_variant)
 
 
-def run(matches: int, seed: int, opponent: str, params: dict[str, Any], workers: int = 1) -> dict[str, Any]:
+def run(
+    matches: int,
+    seed: int,
+    opponent: str,
+    params: dict[str, Any],
+    workers: int = 1,
+    *,
+    mirrored: bool = False,
+) -> dict[str, Any]:
     """Play the matches and return the arena's JSON object, with the changed figures."""
     os.environ[ENV] = json.dumps(params)
     name = VARIANT if params else "expert"
-    result = run_arena(name, opponent, matches=matches, workers=workers, seed=seed).to_json()
+    result = run_arena(
+        name, opponent, matches=matches, workers=workers, seed=seed, mirrored=mirrored
+    ).to_json()
     result["params"] = params
     return result
 
@@ -92,12 +113,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--opponent", default="baseline")
+    parser.add_argument("--mirrored", action="store_true", help="each deal twice, seats swapped")
     parser.add_argument(
         "--param",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="change one field of ExpertParams (repeatable)",
+        help="override one of the expert's constants (repeatable)",
     )
     parser.add_argument("--json", action="store_true", help="print the arena's JSON object")
     args = parser.parse_args(argv)
@@ -106,15 +128,20 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    r = run(args.matches, args.seed, args.opponent, params, workers=args.workers)
+    if args.mirrored and args.matches % 2:
+        print(f"error: --mirrored needs an even --matches, got {args.matches}", file=sys.stderr)
+        return 2
+    r = run(args.matches, args.seed, args.opponent, params, workers=args.workers, mirrored=args.mirrored)
     if args.json:
         print(json.dumps(r))
         return 0
     lo, hi = r["ci95"]
     a = r["stats_a"]
     changed = ", ".join(f"{k}={json.dumps(v)}" for k, v in params.items()) or "as it is"
+    deals = args.matches // 2 if args.mirrored else args.matches
     print(
-        f"expert ({changed}) vs {r['b']}, seeds {args.seed}-{args.seed + args.matches - 1}: "
+        f"expert ({changed}) vs {r['b']}, seeds {args.seed}-{args.seed + deals - 1}"
+        f"{', mirrored' if args.mirrored else ''}: "
         f"{r['a_wins']}/{r['matches']} matches won = {r['win_rate']:.1%} "
         f"(95% CI {lo:.1%} - {hi:.1%}), Elo {r['elo_diff']:+.0f}"
     )

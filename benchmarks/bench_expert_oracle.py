@@ -2,7 +2,7 @@
 
 The players never see hidden cards; this script cheats on purpose, to measure where the
 expert's remaining strength lies. For each kind of knowledge it plays the undercut game
-(`adapt=False`) against `baseline` on the same seeds (classic rules, to 100, match i dealt
+(`ADAPTIVE_OPENING = False`) against `baseline` on the same seeds (classic rules, to 100, match i dealt
 from seed S+i, seats alternating) and prints the match win rate:
 
 - `nothing`: the honest player;
@@ -23,66 +23,59 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from dataclasses import replace
 from multiprocessing import Pool
 
-from ginrummy.bots import expert
-from ginrummy.bots.arena import wilson_interval
+from ginrummy.arena import wilson_interval
 from ginrummy.bots.baseline import BaselinePlayer
-from ginrummy.bots.expert import DEFAULT_PARAMS, ExpertPlayer
-from ginrummy.bots.expert_infer import InferenceParams, bits
-from ginrummy.bots.expert_knowledge import Knowledge
-from ginrummy.bots.expert_sim import forms_meld_fast
+from ginrummy.bots.expert import ExpertPlayer, Turn
+from ginrummy.rules import View
+from ginrummy.rules.masks import bits, forms_meld
 from ginrummy.rules.match import new_match
 
 KNOWLEDGE = ("nothing", "danger", "stock", "both")
 MAX_HAND_ACTIONS = 1000
 
-# The opponent's hand at the expert's current decision (set by the match loop below),
-# and the weight of the exact danger against the estimate.
-_opponent = [0]
-_blend = [1.0]
-_honest_danger = expert._danger
-_HonestTurn = expert._Turn
 
+class OracleExpert(ExpertPlayer):
+    """The undercut game, told the opponent's hand (`opponent`, set by the match loop before
+    each decision) for the parts of its reasoning named in `know`."""
 
-def _exact_danger(card: int, probs: list[float]) -> float:
-    exact = 1.0 if forms_meld_fast(_opponent[0], card) else 0.0
-    w = _blend[0]
-    return exact if w >= 1.0 else w * exact + (1.0 - w) * _honest_danger(card, probs)
+    ADAPTIVE_OPENING = False
 
+    def __init__(self, *, seed: int, know: str, blend: float = 1.0) -> None:
+        super().__init__(seed=seed)
+        self.know = know
+        self.blend = blend
+        self.opponent = 0
 
-class _ExactStockTurn(_HonestTurn):
-    """The per-decision data with the next stock card's odds made exact."""
+    def danger(self, card: int, turn: Turn) -> float:
+        honest = super().danger(card, turn)
+        if self.know not in ("danger", "both"):
+            return honest
+        exact = 1.0 if forms_meld(card, self.opponent) else 0.0
+        return exact if self.blend >= 1.0 else self.blend * exact + (1.0 - self.blend) * honest
 
-    def __init__(self, k: Knowledge, inference: InferenceParams) -> None:
-        super().__init__(k, inference)
-        self.stock_w = [(c, 1.0) for c in bits(k.unseen & ~_opponent[0])]
-        self.stock_total = float(len(self.stock_w)) or 1.0
-
-
-def _install(know: str) -> None:
-    expert._danger = _exact_danger if know in ("danger", "both") else _honest_danger  # type: ignore[assignment]
-    expert._Turn = _ExactStockTurn if know in ("stock", "both") else _HonestTurn  # type: ignore[misc]
+    def read(self, view: View) -> Turn:
+        turn = super().read(view)
+        if self.know in ("stock", "both"):
+            turn.stock_w = [(c, 1.0) for c in bits(turn.k.unseen & ~self.opponent)]
+            turn.stock_total = float(len(turn.stock_w)) or 1.0
+        return turn
 
 
 def play(job: tuple[int, str, float]) -> bool:
     """Play match `seed` with the given knowledge; True when the expert wins it."""
     seed, know, blend = job
-    _install(know)
-    _blend[0] = blend
     match = new_match("classic", seed=seed)
     seat = seed % 2
-    players = {
-        seat: ExpertPlayer(seed=seed * 2, params=replace(DEFAULT_PARAMS, adapt=False)),
-        1 - seat: BaselinePlayer(seed=seed * 2 + 1),
-    }
+    oracle = OracleExpert(seed=seed * 2, know=know, blend=blend)
+    players = {seat: oracle, 1 - seat: BaselinePlayer(seed=seed * 2 + 1)}
     while match.result is None:
         hand = match.hands[-1]
         if len(hand.steps) > MAX_HAND_ACTIONS:
             return False  # a hand retaking the same cards without end (as the arena: unfinished)
         to_act = hand.to_act
-        _opponent[0] = hand.hands[1 - seat]
+        oracle.opponent = hand.hands[1 - seat]
         result = match.apply(players[to_act].act(match.view(to_act)), to_act)
         if result is not None:
             number = len(match.hands) if match.result is not None else len(match.hands) - 1
@@ -112,11 +105,7 @@ def main(argv: list[str] | None = None) -> int:
             with Pool(args.workers) as pool:
                 wins = sum(pool.map(play, jobs, chunksize=4))
         else:
-            try:
-                wins = sum(map(play, jobs))
-            finally:
-                _install("nothing")
-                _blend[0] = 1.0
+            wins = sum(map(play, jobs))
         lo, hi = wilson_interval(wins, args.matches)
         label = know if args.blend >= 1.0 or know not in ("danger", "both") else f"{know} x{args.blend:g}"
         print(

@@ -53,65 +53,67 @@ def test_expert_bench_reads_params_and_rejects_bad_ones(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))  # the variant stays in this test
     bench = _load("bench_expert")
-    assert bench.parse_params(["adapt=false", "danger=2", "take_margin=0.5"]) == {
-        "adapt": False,
-        "danger": 2,
-        "take_margin": 0.5,
+    assert bench.parse_params(["ADAPTIVE_OPENING=false", "DANGER=2", "RISK_TAU=8"]) == {
+        "ADAPTIVE_OPENING": False,
+        "DANGER": 2,
+        "RISK_TAU": 8,
     }
     for bad, says in (
-        ("dange=1", "no field 'dange'"),
-        ("adapt=1", "adapt takes a bool"),
-        ("danger=x", "not a JSON value"),
-        ("danger", "expected NAME=VALUE"),
-        ("mc_min=1.5", "mc_min takes a int"),
+        ("DANGR=1", "no constant 'DANGR'"),
+        ("ADAPTIVE_OPENING=1", "ADAPTIVE_OPENING takes a bool"),
+        ("DANGER=x", "not a JSON value"),
+        ("DANGER", "expected NAME=VALUE"),
+        ("CLINCH_REACH=1.5", "CLINCH_REACH takes a int"),
     ):
         with pytest.raises(ValueError, match=says):
             bench.parse_params([bad])
-    assert bench.main(["--param", "adapt=yes"]) == 2
+    assert bench.main(["--param", "ADAPTIVE_OPENING=yes"]) == 2
+    assert bench.main(["--mirrored", "--matches", "3"]) == 2
 
 
 def test_expert_bench_variant_plays_the_arena_matches(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A variant with every figure at its default plays exactly the arena's `expert`
-    (same seeds, seats and moves), and a changed figure reaches the player."""
+    """A variant with every constant at its value plays exactly the arena's `expert`
+    (same seeds, seats and moves), and a changed constant reaches the player."""
+    from ginrummy.arena import run_arena
     from ginrummy.bots import base
-    from ginrummy.bots.arena import run_arena
+    from ginrummy.bots.expert import ExpertPlayer
 
     monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))
     monkeypatch.setenv("GINRUMMY_BENCH_EXPERT_PARAMS", "{}")
     bench = _load("bench_expert")
-    from ginrummy.bots.expert import DEFAULT_PARAMS
-
-    same = bench.run(3, 300, "baseline", {"danger": DEFAULT_PARAMS.danger})
-    arena = run_arena("expert", "baseline", matches=3, seed=300).to_json()
-    assert same["a"] == bench.VARIANT and same["params"] == {"danger": DEFAULT_PARAMS.danger}
-    for key in ("a_wins", "hands"):
+    same = bench.run(2, 300, "baseline", {"DANGER": ExpertPlayer.DANGER}, mirrored=True)
+    arena = run_arena("expert", "baseline", matches=2, seed=300, mirrored=True).to_json()
+    assert same["a"] == bench.VARIANT and same["params"] == {"DANGER": ExpertPlayer.DANGER}
+    for key in ("a_wins", "hands", "mirrored"):
         assert same[key] == arena[key]
     assert same["stats_a"]["points"] == arena["stats_a"]["points"]
-    bench.run(1, 300, "baseline", {"adapt": False, "mc_min": 3})
+    bench.run(1, 300, "baseline", {"ADAPTIVE_OPENING": False, "CLINCH_REACH": 3})
     player = base.make_player(bench.VARIANT, seed=1)
-    assert player.params.adapt is False and player.params.mc_min == 3  # type: ignore[attr-defined]
+    assert player.ADAPTIVE_OPENING is False and player.CLINCH_REACH == 3  # type: ignore[attr-defined]
+    assert ExpertPlayer.ADAPTIVE_OPENING is True  # the product is untouched
 
 
 def test_oracle_bench_cheats_only_inside_its_own_run(capsys: pytest.CaptureFixture[str]) -> None:
-    """The diagnostic gives the expert the opponent's real melds and puts the honest
-    estimate back afterwards, so no other player is ever handed hidden cards."""
-    from ginrummy.bots import expert
+    """The diagnostic gives its own subclass of the expert the opponent's real cards; the
+    expert itself is untouched, so no other player is ever handed hidden cards."""
+    from ginrummy.bots.expert import ExpertPlayer, Turn
     from ginrummy.rules.cards import parse_cards
 
     bench = _load("bench_expert_oracle")
-    honest_danger, honest_turn = expert._danger, expert._Turn
-    bench._opponent[0] = parse_cards("7S 7D 2C 3C JH QH KH 9S 5D AD").mask
-    probs = [0.0] * 52
-    assert bench._exact_danger(Card.parse("7C").index, probs) == 1.0  # a third seven
-    assert bench._exact_danger(Card.parse("4C").index, probs) == 1.0  # 2-3-4 of clubs
-    assert bench._exact_danger(Card.parse("8S").index, probs) == 1.0  # 7-8-9 of spades
-    assert bench._exact_danger(Card.parse("8C").index, probs) == 0.0
-    bench._blend[0] = 0.5
-    assert bench._exact_danger(Card.parse("7C").index, probs) == 0.5  # the estimate is 0 here
-    bench._blend[0] = 1.0
+    honest_danger, honest_read = ExpertPlayer.danger, ExpertPlayer.read
+    oracle = bench.OracleExpert(seed=1, know="danger")
+    oracle.opponent = parse_cards("7S 7D 2C 3C JH QH KH 9S 5D AD").mask
+    turn = Turn.__new__(Turn)
+    turn.probs = [0.0] * 52
+    assert oracle.danger(Card.parse("7C").index, turn) == 1.0  # a third seven
+    assert oracle.danger(Card.parse("4C").index, turn) == 1.0  # 2-3-4 of clubs
+    assert oracle.danger(Card.parse("8S").index, turn) == 1.0  # 7-8-9 of spades
+    assert oracle.danger(Card.parse("8C").index, turn) == 0.0
+    oracle.blend = 0.5
+    assert oracle.danger(Card.parse("7C").index, turn) == 0.5  # the estimate is 0 here
     assert bench.main(["--matches", "2", "--know", "nothing", "danger", "both", "--blend", "0.5"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[3] for line in lines] == ["nothing", "danger", "both"]
     assert "seeds 0-1: " in lines[0] and "x0.5" in lines[1]
-    assert expert._danger is honest_danger and expert._Turn is honest_turn
+    assert ExpertPlayer.danger is honest_danger and ExpertPlayer.read is honest_read
     assert bench.main(["--matches", "0"]) == 2

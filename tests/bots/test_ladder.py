@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ginrummy.bots.arena import run_arena
+from ginrummy.arena import run_arena
 
 # Fewer matches than docs/bots.md, so the bar is "clearly better", not the 58% target itself.
 LADDER = [

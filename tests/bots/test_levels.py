@@ -5,16 +5,17 @@ from __future__ import annotations
 from bot_helpers import hand_view
 
 from ginrummy.bots import make_player
+from ginrummy.bots.expert import SteadyPlayer
 from ginrummy.bots.knowledge import (
-    FULL,
     Knowledge,
     discard_danger,
     expected_deadwood,
     opponent_probabilities,
     track,
 )
-from ginrummy.bots.levels import AdvancedPlayer, SkilledPlayer, SteadyPlayer
+from ginrummy.bots.levels import AdvancedPlayer, SkilledPlayer
 from ginrummy.rules import Card, Discard, Draw, Hand, Knock, Rules, View, build_view, new_match, parse_cards
+from ginrummy.rules.masks import FULL_DECK
 
 
 def _discard_view(cards: str) -> View:
@@ -35,15 +36,13 @@ def _knowledge(hand: str, *, my_draws: int = 0, unseen: int | None = None, opp_t
         hand=mask,
         upcard=-1,
         dead=0,
-        pile=[],
         stock_count=31 - 2 * my_draws,
         knock_limit=10,
         opp_known=taken,
         opp_taken=taken,
         my_draws=my_draws,
         opp_draws=my_draws,
-        unseen=(FULL & ~mask & ~taken) if unseen is None else unseen,
-        opp_unknown=10 - taken.bit_count(),
+        unseen=(FULL_DECK & ~mask & ~taken) if unseen is None else unseen,
     )
 
 

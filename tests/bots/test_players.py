@@ -14,7 +14,6 @@ from bot_helpers import LEVEL_NAMES, OUR_PLAYERS, hand_view, random_positions
 from ginrummy.bots import available_players, make_player
 from ginrummy.bots.base import _REGISTRY
 from ginrummy.bots.baseline import BaselinePlayer
-from ginrummy.bots.knowledge import forms_meld
 from ginrummy.rules import (
     Card,
     CardSet,
@@ -29,7 +28,7 @@ from ginrummy.rules import (
     new_match,
     parse_cards,
 )
-from ginrummy.rules.cards import CARDS
+from ginrummy.rules.masks import forms_meld
 
 
 def test_every_level_is_registered() -> None:
@@ -50,7 +49,7 @@ def test_players_choose_legal_actions_in_random_positions(name: str) -> None:
 
 @pytest.mark.parametrize("preset", ["hoyle", "oklahoma", "big_gin"])
 def test_levels_play_whole_matches_under_each_preset(preset: str) -> None:
-    from ginrummy.bots.arena import play_match
+    from ginrummy.arena import play_match
 
     for i, name in enumerate(LEVEL_NAMES):
         stats = play_match(name, "baseline", preset, seed=40 + i, a_seat=i % 2)
@@ -59,7 +58,7 @@ def test_levels_play_whole_matches_under_each_preset(preset: str) -> None:
 
 
 def test_levels_take_big_gin_when_offered() -> None:
-    from ginrummy.bots.arena import play_match
+    from ginrummy.arena import play_match
 
     stats = play_match("advanced", "casual", "big_gin", seed=5)
     assert stats.forfeit is None
@@ -282,21 +281,3 @@ def test_a_view_from_json_plays_the_same() -> None:
 def test_unknown_player_name_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="unknown player 'grandmaster'"):
         make_player("grandmaster")
-
-
-def test_forms_meld_matches_a_brute_force() -> None:
-    from ginrummy.rules import is_meld
-
-    rng = random.Random(8)
-    for _ in range(400):
-        cards = rng.sample(range(52), 11)
-        hand = sum(1 << c for c in cards[:10])
-        card = cards[10]
-        members = [c for c in cards[:10]]
-        brute = any(
-            is_meld(CardSet.from_mask((1 << card) | (1 << a) | (1 << b)))
-            or any(is_meld(CardSet.from_mask((1 << card) | (1 << a) | (1 << b) | (1 << c))) for c in members)
-            for i, a in enumerate(members)
-            for b in members[i + 1 :]
-        )
-        assert forms_meld(card, hand) == brute, f"{CARDS[card]} with {CardSet.from_mask(hand)}"

@@ -15,8 +15,6 @@ BruteCard = tuple[int, str]
 Cards = frozenset[BruteCard]
 
 RANK_TEXT = {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}
-SUIT_ORDER = "CDHS"
-ALL_CARDS: tuple[BruteCard, ...] = tuple((rank, suit) for suit in SUIT_ORDER for rank in range(1, 14))
 
 
 def card_text(card: BruteCard) -> str:

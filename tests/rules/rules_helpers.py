@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 from ginrummy import (
     Action,
     BigGin,
-    CardSet,
     Discard,
     Draw,
     Hand,
@@ -136,8 +135,3 @@ def seed_with_upcard(predicate: Callable[[int], bool], start: int = 0) -> int:
     while not predicate(Hand(Rules(), seed, 0).upcard):
         seed += 1
     return seed
-
-
-def as_set(mask: int) -> CardSet:
-    """A CardSet from an int mask."""
-    return CardSet.from_mask(mask)

@@ -19,7 +19,8 @@ from ginrummy import (
     min_deadwood,
 )
 from ginrummy.rules.cards import CARDS
-from ginrummy.rules.melds import _knock_options_mask, _min_deadwood_mask
+from ginrummy.rules.masks import knock_options as knock_options_mask
+from ginrummy.rules.masks import least_deadwood
 
 SETTINGS = settings(max_examples=150, deadline=None)
 
@@ -60,7 +61,7 @@ def brute_text(melds: tuple[brute.Cards, ...]) -> frozenset[frozenset[str]]:
 def test_min_deadwood_equals_brute_force(cards: CardSet) -> None:
     expected = brute.min_deadwood(to_brute(cards))
     assert min_deadwood(cards) == expected
-    assert _min_deadwood_mask(cards.mask) == expected
+    assert least_deadwood(cards.mask) == expected
     assert min_deadwood(str(cards)) == expected  # text input takes the same path
 
 
@@ -104,7 +105,7 @@ def test_knock_options_equal_brute_force_over_discards(cards: CardSet, limit: in
     expected = {brute.card_text(c): d for c, d in brute.knock_options(to_brute(cards), limit).items()}
     options = knock_options(cards, limit)
     assert {str(CARDS[i]): d for i, d in options.items()} == expected
-    assert _knock_options_mask(cards.mask, limit) == options
+    assert knock_options_mask(cards.mask, limit) == options
     assert knock_options(cards, -1) == {}
 
 

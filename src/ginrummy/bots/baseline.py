@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import random
 
-from ..rules import Action, BigGin, Discard, Knock, View
+from ..rules import Action, BigGin, Discard, Knock, View, parse_card
 from ..rules.actions import DRAW_DISCARD, DRAW_STOCK, PASS
-from ..rules.melds import _min_deadwood_mask
+from ..rules.cards import CARDS
+from ..rules.masks import best_discards, bits, forms_meld
 from .base import register_player
-from .knowledge import forms_meld
 
 __all__ = ["BaselinePlayer"]
 
@@ -38,48 +38,21 @@ class BaselinePlayer:
             if wants:
                 return DRAW_DISCARD
             return PASS if phase == "offer" else DRAW_STOCK
-        # Discard phase: the legal list already holds every discard and every knock.
-        knocks: list[Knock] = []
-        discards: list[Discard] = []
-        for action in legal:
-            if isinstance(action, BigGin):
-                return action
-            if isinstance(action, Knock):
-                knocks.append(action)
-            elif isinstance(action, Discard):
-                discards.append(action)
-        hand = view.hand.mask
-        options: list[Knock] | list[Discard] = knocks if knocks else discards
-        # Throwing a card lowers the least deadwood by at most its points, so visiting
-        # the cards from the highest down lets most of them be skipped without a search.
-        whole = _min_deadwood_mask(hand)
-        best = 1000
-        choices: list[Action] = []
-        for action in sorted(options, key=_points_first):
-            card = action.card
-            if whole - card.points > best:
-                break
-            left = _min_deadwood_mask(hand & ~(1 << card.index))
-            if left < best:
-                best = left
-                choices = [action]
-            elif left == best:
-                choices.append(action)
-        if len(choices) > 1:
-            choices.sort(key=_by_index)  # the same seed picks the same card whatever the order above
-            return self.rng.choice(choices)
-        return choices[0]
+        if isinstance(legal[-1], BigGin):  # the legal list ends with Big Gin when it is allowed
+            return legal[-1]
+        # The card just taken from the pile may not be thrown back this turn.
+        forbid = -1
+        if view.history:
+            last = view.history[-1]
+            if last["action"].get("source") == "discard":
+                forbid = parse_card(last["card"]).index
+        left, ties = best_discards(view.hand.mask, forbid)
+        choices = bits(ties)
+        card = CARDS[choices[0] if len(choices) == 1 else self.rng.choice(choices)]
+        return Knock(card) if left <= view.knock_limit else Discard(card)
 
     def observe(self, view: View) -> None:
         return None
-
-
-def _points_first(action: Discard | Knock) -> int:
-    return -action.card.points
-
-
-def _by_index(action: Action) -> int:
-    return action.card.index  # type: ignore[union-attr]
 
 
 register_player("baseline", BaselinePlayer)

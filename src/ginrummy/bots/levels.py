@@ -1,5 +1,4 @@
-"""The four heuristic levels people choose from (`novice`, `casual`, `skilled`,
-`advanced`) and the patient game the `expert` opens with.
+"""The four heuristic levels people choose from: `novice`, `casual`, `skilled` and `advanced`.
 
 Each level is its own strategy, and each adds what a stronger human player knows:
 
@@ -20,12 +19,6 @@ Each level is its own strategy, and each adds what a stronger human player knows
   opponent meld; compares taking a non-meld upcard with the expected result of a stock
   draw; and knows late knocks get undercut: it knocks freely during its first four
   turns, afterwards only with 3 deadwood or less.
-- `SteadyPlayer`, the game the expert opens with (not a level of its own), judges
-  knocking against playing on for Gin: it knocks freely during its first four turns;
-  during the next two it still cashes in a hand of 4 or more deadwood (too high to
-  undercut a knock), while a lower hand plays on for Gin or the undercut; after that it
-  only goes Gin. It knocks with the card that leaves the least deadwood plus expected
-  layoffs.
 
 All levels see only their view; every decision returns a `Decision` (action and a
 short reason) so `suggest` can explain it.
@@ -40,22 +33,24 @@ from dataclasses import dataclass
 from ..rules import Action, BigGin, Discard, Knock, View
 from ..rules.actions import DRAW_DISCARD, DRAW_STOCK, PASS
 from ..rules.cards import CARD_POINTS, CARDS
-from ..rules.melds import _min_deadwood_mask
-from .base import register_player
-from .knowledge import (
-    FULL,
-    RANK_MASK,
+from ..rules.masks import (
+    FULL_DECK,
+    RANK_MASKS,
     RANK_OF,
     SUIT_BITS,
-    Knowledge,
-    bit_indices,
     deadwood_cards,
-    discard_danger,
-    expected_deadwood,
-    expected_deadwood_after_draw,
     forms_meld,
+    least_after_discard,
+    least_deadwood,
+    points,
+)
+from .base import register_player
+from .knowledge import (
+    Knowledge,
+    discard_danger,
+    expected_after_draw,
+    expected_deadwood,
     layoff_exposure,
-    mask_points,
     opponent_probabilities,
     partial_melds,
     stock_weights,
@@ -69,7 +64,6 @@ __all__ = [
     "LevelPlayer",
     "NovicePlayer",
     "SkilledPlayer",
-    "SteadyPlayer",
 ]
 
 
@@ -88,10 +82,6 @@ class Decision:
 def pretty(card: int) -> str:
     """A card as printed: ``7♥``."""
     return CARDS[card].pretty
-
-
-def _discard_action(card: int, knock: bool) -> Action:
-    return Knock(CARDS[card]) if knock else Discard(CARDS[card])
 
 
 class LevelPlayer(ABC):
@@ -141,7 +131,7 @@ class LevelPlayer(ABC):
         """Card index -> deadwood left, for every legal knock."""
         hand = view.hand.mask
         return {
-            a.card.index: _min_deadwood_mask(hand & ~(1 << a.card.index))
+            a.card.index: least_deadwood(hand & ~(1 << a.card.index))
             for a in view.legal
             if isinstance(a, Knock)
         }
@@ -172,7 +162,7 @@ def _upcard(view: View) -> int:
 def _connections(card: int, hand: int) -> int:
     """How many cards of `hand` could share a meld with `card` (same rank, or suited within two)."""
     rank = RANK_OF[card]
-    n = (hand & RANK_MASK[rank] & ~(1 << card)).bit_count()
+    n = (hand & RANK_MASKS[rank] & ~(1 << card)).bit_count()
     base = card - rank
     pattern = (hand >> base) & SUIT_BITS
     for r in (rank - 2, rank - 1, rank + 1, rank + 2):
@@ -248,7 +238,7 @@ class CasualPlayer(LevelPlayer):
             rest = hand & ~(1 << c)
             dead = deadwood_cards(rest)
             # Least deadwood first; then keep the most two-card draws; then throw the higher card.
-            key = (-mask_points(dead), len(partial_melds(dead, FULL)), CARD_POINTS[c])
+            key = (-points(dead), len(partial_melds(dead, FULL_DECK)), CARD_POINTS[c])
             if best_key is None or key > best_key:
                 best_key, best_card = key, c
         return Decision(Discard(CARDS[best_card]), "")
@@ -366,57 +356,17 @@ class AdvancedPlayer(SkilledPlayer):
             return self._refuse(view, "draw from the stock")
         if forms_meld(up, hand):
             return Decision(DRAW_DISCARD, "")
-        now = _min_deadwood_mask(hand)
-        with_up = hand | 1 << up
-        after = min(_min_deadwood_mask(with_up & ~(1 << c)) for c in bit_indices(hand))
+        now = least_deadwood(hand)
+        after = least_after_discard(hand | 1 << up, up)
         if after >= now or (self.time_budget is not None and self.time_budget < 0.002):
             return self._refuse(view, "")
         k = track(view)
-        expected = expected_deadwood_after_draw(hand, stock_weights(k, self.probabilities(k)))
+        expected = expected_after_draw(hand, stock_weights(k, self.probabilities(k)))
         if after < expected:
             return Decision(DRAW_DISCARD, f"a stock card would leave {expected:.1f} on average")
         return self._refuse(
             view, f"a stock card leaves {expected:.1f} on average, {pretty(up)} leaves {after}"
         )
-
-
-# -- the expert's opening game -------------------------------------------------------
-
-
-class SteadyPlayer(AdvancedPlayer):
-    """The `advanced` game with the knock-or-play-for-Gin judgement found by self-play;
-    the `expert` plays it until it has read its opponent (not a level of its own)."""
-
-    name = "steady"
-    cash_in_turns = 6  # until its sixth draw it still knocks ...
-    cash_in_deadwood = 4  # ... a hand with this much deadwood or more; lower hands play for Gin
-
-    def knock_card(self, hand: int, knocks: dict[int, int], probs: list[float]) -> int:
-        # Deadwood plus the points the opponent is expected to lay off: blocks layoffs.
-        best = min(knocks.values())
-        return min(
-            (c for c, d in knocks.items() if d <= best + 1),
-            key=lambda c: knocks[c] + layoff_exposure(hand & ~(1 << c), probs),
-        )
-
-    def judge_knock(
-        self, view: View, k: Knowledge, probs: list[float], knocks: dict[int, int]
-    ) -> Decision | None:
-        if 0 in knocks.values():
-            gin = max((c for c, d in knocks.items() if d == 0), key=lambda c: CARD_POINTS[c])
-            return Decision(Knock(CARDS[gin]), "")
-        hand = view.hand.mask
-        card = self.knock_card(hand, knocks, probs)
-        dw = knocks[card]
-        turn = k.my_draws
-        if self.early_turns is None or turn <= self.early_turns:
-            return Decision(Knock(CARDS[card]), "early in the hand a knock rarely gets undercut")
-        if turn <= self.cash_in_turns and dw >= self.cash_in_deadwood:
-            return Decision(
-                Knock(CARDS[card]),
-                f"{dw} deadwood is too much to undercut a knock, so take the points now",
-            )
-        return None
 
 
 register_player("novice", NovicePlayer)

@@ -6,20 +6,18 @@ from dataclasses import dataclass
 
 from ..rules import Action, BigGin, Discard, Draw, Knock, Pass, View
 from ..rules.cards import CARD_POINTS, CARDS
-from ..rules.melds import _min_deadwood_mask
-from .base import available_players, make_player
-from .knowledge import (
-    RANK_MASK,
+from ..rules.masks import (
+    RANK_MASKS,
     RANK_OF,
     SUIT_BITS,
-    Knowledge,
-    bit_indices,
+    bits,
     deadwood_cards,
-    expected_opponent_deadwood,
     forms_meld,
-    partial_melds,
-    track,
+    least_after_discard,
+    least_deadwood,
 )
+from .base import available_players, make_player
+from .knowledge import Knowledge, expected_opponent_deadwood, partial_melds, track
 
 __all__ = ["LEVELS", "Suggestion", "explain", "suggest"]
 
@@ -80,21 +78,21 @@ def suggest(
 
 
 def _pretty(cards: int) -> str:
-    return "".join(CARDS[i].pretty for i in bit_indices(cards))
+    return "".join(CARDS[i].pretty for i in bits(cards))
 
 
 def _open_draw(hand: int, live: int) -> str | None:
     """The best two-card draw kept in `hand`, described by its live outs."""
     best: tuple[int, int, int] | None = None
     for pair, outs in partial_melds(deadwood_cards(hand), live):
-        score = outs.bit_count() * 10 + sum(CARD_POINTS[c] for c in bit_indices(pair))
+        score = outs.bit_count() * 10 + sum(CARD_POINTS[c] for c in bits(pair))
         if best is None or score > best[0]:
             best = (score, pair, outs)
     if best is None:
         return None
     _, pair, outs = best
     n = outs.bit_count()
-    cards = bit_indices(pair)
+    cards = bits(pair)
     if n == 0:
         return None
     if RANK_OF[cards[0]] == RANK_OF[cards[1]]:
@@ -107,7 +105,7 @@ def _open_draw(hand: int, live: int) -> str | None:
 def _meld_with(card: int, hand: int) -> str:
     """The cards of `hand` that `card` melds with, as a short string."""
     rank = RANK_OF[card]
-    same = hand & RANK_MASK[rank]
+    same = hand & RANK_MASKS[rank]
     if same.bit_count() >= 2:
         return _pretty(same | 1 << card)
     base = card - rank
@@ -129,9 +127,8 @@ def explain(view: View, action: Action) -> str:
         verb = "pass" if isinstance(action, Pass) else "draw from the stock"
         if up < 0:
             return verb
-        now = _min_deadwood_mask(hand)
-        with_up = hand | 1 << up
-        after = min(_min_deadwood_mask(with_up & ~(1 << c)) for c in bit_indices(hand))
+        now = least_deadwood(hand)
+        after = least_after_discard(hand | 1 << up, up)
         if after < now:
             return f"{verb} rather than take {CARDS[up].pretty} (deadwood {now} → {after})"
         return f"{verb}: {CARDS[up].pretty} does not help your hand (deadwood {now})"
@@ -140,15 +137,14 @@ def explain(view: View, action: Action) -> str:
             return "take the upcard"
         if forms_meld(up, hand):
             return f"take {CARDS[up].pretty}: it makes {_meld_with(up, hand)}"
-        now = _min_deadwood_mask(hand)
-        with_up = hand | 1 << up
-        after = min(_min_deadwood_mask(with_up & ~(1 << c)) for c in bit_indices(hand))
+        now = least_deadwood(hand)
+        after = least_after_discard(hand | 1 << up, up)
         return f"take {CARDS[up].pretty}: deadwood {now} → {after}"
     if isinstance(action, BigGin):
         return "all eleven cards are melded"
     if isinstance(action, Knock):
         card = action.card.index
-        left = _min_deadwood_mask(hand & ~(1 << card))
+        left = least_deadwood(hand & ~(1 << card))
         if left == 0:
             return f"Gin: throw {CARDS[card].pretty} and every card is melded"
         est = _opponent_estimate(k)
@@ -156,7 +152,7 @@ def explain(view: View, action: Action) -> str:
     if isinstance(action, Discard):
         card = action.card.index
         rest = hand & ~(1 << card)
-        left = _min_deadwood_mask(rest)
+        left = least_deadwood(rest)
         parts = [f"throw {CARDS[card].pretty}: deadwood {left}"]
         draw = _open_draw(rest, k.unseen)
         if draw:

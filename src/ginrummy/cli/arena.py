@@ -11,14 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..bots.arena import (
-    ENGINE_PREFIX,
-    ArenaSummary,
-    MatchStats,
-    PlayerSpec,
-    run_arena,
-    wilson_interval,
-)
+from ..arena import ArenaSummary, MatchStats, PlayerSpec, run_arena
+from ..arena.matches import ENGINE_PREFIX
 from . import app
 
 
@@ -36,6 +30,11 @@ def arena(
     matches: int = typer.Option(100, "--matches", "-n", help="Matches per pairing."),
     workers: int = typer.Option(1, "--workers", "-w", help="Worker processes."),
     seed: int = typer.Option(0, "--seed", help="Match i is dealt from seed S+i."),
+    mirrored: bool = typer.Option(
+        False,
+        "--mirrored",
+        help="Play each deal twice with the seats swapped (matches 2j and 2j+1 use seed S+j); paired interval.",
+    ),
     rules: str = typer.Option("classic", "--rules", help="Rules preset: classic, hoyle, oklahoma, big_gin."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object and nothing else on stdout."),
     round_robin: bool = typer.Option(
@@ -51,7 +50,8 @@ def arena(
 ) -> None:
     """Play matches between players and report win rates with 95% intervals.
 
-    Seats alternate match by match and seeds are fixed, so a run can be repeated exactly.
+    Seats alternate match by match and seeds are fixed, so a run can be repeated exactly;
+    with --mirrored each deal is played twice with the seats swapped.
     """
     from ..bots import available_players
     from ..rules import PRESETS
@@ -61,6 +61,8 @@ def arena(
         raise _fail(f"--matches must be at least 1, got {matches}")
     if workers < 1:
         raise _fail(f"--workers must be at least 1, got {workers}")
+    if mirrored and matches % 2:
+        raise _fail(f"--mirrored plays each deal twice: give an even --matches, got {matches}")
     if time_limit <= 0:
         raise _fail(f"--time-limit must be positive, got {time_limit}")
     if rules not in PRESETS:
@@ -103,7 +105,7 @@ def arena(
             task = progress.add_task(f"{a.label} vs {b.label}", total=matches, rate="")
 
             def update(stats: MatchStats, summary: ArenaSummary, task: Any = task) -> None:
-                lo, hi = wilson_interval(summary.a_wins + 0.5 * summary.draws, summary.matches)
+                lo, hi = summary.interval()
                 progress.update(
                     task,
                     completed=summary.matches,
@@ -112,7 +114,16 @@ def arena(
 
             try:
                 results.append(
-                    run_arena(a, b, matches=matches, workers=workers, seed=seed, rules=rules, on_match=update)
+                    run_arena(
+                        a,
+                        b,
+                        matches=matches,
+                        workers=workers,
+                        seed=seed,
+                        rules=rules,
+                        mirrored=mirrored,
+                        on_match=update,
+                    )
                 )
             except ValueError as exc:
                 raise _fail(str(exc)) from None
@@ -122,6 +133,7 @@ def arena(
                 "round_robin": [s.label for s in specs],
                 "matches": matches,
                 "seed": seed,
+                "mirrored": mirrored,
                 "rules": rules,
                 "table": _cross(specs, results),
                 "pairs": [r.to_json() for r in results],
@@ -202,10 +214,12 @@ def _pairs_table(results: list[ArenaSummary]) -> Table:
 def _summary_table(summary: ArenaSummary) -> Table:
     data = summary.to_json()
     lo, hi = data["ci95"]
+    deals = (summary.matches + 1) // 2 if summary.mirrored else summary.matches
+    how = ", each deal mirrored" if summary.mirrored else ""
     table = Table(
         title=(
             f"{summary.a} vs {summary.b}: {summary.matches} matches, rules {summary.rules}, "
-            f"seeds {summary.seed}..{summary.seed + summary.matches - 1}"
+            f"seeds {summary.seed}..{summary.seed + deals - 1}{how}"
         )
     )
     table.add_column("")

@@ -1,8 +1,10 @@
 """The rules of Gin Rummy (RULES.md): cards, melds, showdowns, hands, matches, views, records.
 
-Pure and standard-library only: no I/O and no global randomness.
+Pure and standard-library only: no I/O and no global randomness. `masks` is the same rules
+on 52-bit card masks, the API computer players call thousands of times per decision.
 """
 
+from . import masks
 from .actions import (
     Action,
     ActionError,
@@ -76,6 +78,7 @@ __all__ = [
     "is_meld",
     "knock_options",
     "loads",
+    "masks",
     "min_deadwood",
     "new_match",
     "parse_action",

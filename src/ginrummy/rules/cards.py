@@ -20,9 +20,7 @@ __all__ = [
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = "CDHS"
 SUIT_SYMBOLS: Final = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
-SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
 FULL_MASK: Final = (1 << 52) - 1
-SUIT_MASK: Final = 0x1FFF
 
 # Point value of each rank index: ace 1, two to ten face value, faces 10.
 RANK_POINTS: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)

@@ -8,7 +8,7 @@ from typing import Literal, NamedTuple
 
 from .actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, Action, BigGin, Discard, Draw, Knock, Pass
 from .cards import CARDS, RANK_POINTS, Card, CardSet
-from .melds import _knock_options_mask, _min_deadwood_mask
+from .masks import knock_options, least_deadwood
 from .showdown import Showdown, score_showdown
 from .variants import Rules
 
@@ -154,7 +154,7 @@ class Hand:
     def knock_options(self) -> dict[int, int]:
         """In the discard phase: card index -> deadwood after knocking with it."""
         if self._knock_cache is None:
-            options = _knock_options_mask(self.hands[self.to_act], self.knock_limit)
+            options = knock_options(self.hands[self.to_act], self.knock_limit)
             if self.taken >= 0:
                 options.pop(self.taken, None)
             self._knock_cache = options
@@ -177,7 +177,7 @@ class Hand:
             knocks = self.knock_options()
             if knocks:
                 actions.extend(KNOCKS[i] for i in sorted(knocks))
-            if self.rules.big_gin_bonus is not None and _min_deadwood_mask(self.hands[self.to_act]) == 0:
+            if self.rules.big_gin_bonus is not None and least_deadwood(self.hands[self.to_act]) == 0:
                 actions.append(BIG_GIN)
             return actions
         if phase == "offer":
@@ -218,7 +218,7 @@ class Hand:
             if isinstance(action, Knock):
                 options = self.knock_options()
                 if card.index not in options:
-                    left = _min_deadwood_mask(self.hands[self.to_act] & ~(1 << card.index))
+                    left = least_deadwood(self.hands[self.to_act] & ~(1 << card.index))
                     raise IllegalActionError(
                         f"cannot knock by discarding {card}: {left} deadwood would remain "
                         f"and the knock limit is {self.knock_limit}"
@@ -227,7 +227,7 @@ class Hand:
         if isinstance(action, BigGin):
             if self.rules.big_gin_bonus is None:
                 raise IllegalActionError("Big Gin is not played under these rules")
-            left = _min_deadwood_mask(self.hands[self.to_act])
+            left = least_deadwood(self.hands[self.to_act])
             if left:
                 raise IllegalActionError(f"Big Gin needs all eleven cards melded; {left} deadwood remains")
             return
@@ -330,10 +330,6 @@ class Hand:
         new.known = list(self.known)
         new.public_history = (list(self.public_history[0]), list(self.public_history[1]))
         return new
-
-    def deadwood_of(self, seat: int) -> int:
-        """The least deadwood `seat` holds now."""
-        return _min_deadwood_mask(self.hands[seat])
 
     def cards_in_play(self) -> int:
         """Count of cards in hands, stock and discard pile (always 52, plus a knock card)."""

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from . import masks
 from .cards import CARDS, Card, CardLike, CardSet, as_mask
-from .melds import (
-    Arrangement,
-    _min_deadwood_mask,
-    all_best_arrangements,
-    best_arrangement,
-)
+from .melds import Arrangement, all_best_arrangements, best_arrangement
 from .variants import Rules
 
 __all__ = ["Layoff", "Showdown", "ShowdownError", "best_layoffs", "score_showdown"]
@@ -37,88 +33,12 @@ class Layoff:
         return {"card": str(self.card), "meld": self.meld}
 
 
-def _attach(melds: Sequence[int], cards: int) -> tuple[int, list[tuple[int, int]]]:
-    """Lay off as many of `cards` as can be attached, in any order; (attached mask, layoffs).
-
-    Runs are extended first, to a fixpoint, and sets completed after: a card that fits
-    both a set and a run goes on the run, where it can make room for the next card,
-    while a set can only ever take that one card. So the closure is the largest one.
-    """
-    # Each meld: set -> ("set", rank, count); run -> ("run", suit, lo, hi)
-    state: list[list[int]] = []
-    for m in melds:
-        idx = [i for i in range(52) if m >> i & 1]
-        if len({i % 13 for i in idx}) == 1:
-            state.append([0, idx[0] % 13, len(idx), 0])
-        else:
-            state.append([1, idx[0] // 13, idx[0] % 13, idx[-1] % 13])
-    attached = 0
-    layoffs: list[tuple[int, int]] = []
-    for kind in (1, 0):  # runs, then sets
-        changed = True
-        while changed:
-            changed = False
-            rest = cards & ~attached
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                i = low.bit_length() - 1
-                rank, suit = i % 13, i // 13
-                for k, st in enumerate(state):  # noqa: B007 - k is used after the break
-                    if st[0] != kind:
-                        continue
-                    if st[0] == 0:
-                        if st[1] == rank and st[2] < 4:
-                            st[2] += 1
-                            break
-                    elif st[1] == suit:
-                        if rank == st[2] - 1:
-                            st[2] = rank
-                            break
-                        if rank == st[3] + 1:
-                            st[3] = rank
-                            break
-                else:
-                    continue
-                attached |= low
-                layoffs.append((i, k))
-                changed = True
-    return attached, layoffs
-
-
-def _subsets(mask: int) -> Iterable[int]:
-    sub = mask
-    while True:
-        yield sub
-        if sub == 0:
-            return
-        sub = (sub - 1) & mask
-
-
-def _best_defence(knocker_melds: Sequence[int], defender: int) -> tuple[int, int, list[tuple[int, int]]]:
-    """The defender's least deadwood after layoffs: (deadwood, laid-off mask, layoffs)."""
-    reachable, _ = _attach(knocker_melds, defender)
-    best: tuple[int, int, list[tuple[int, int]]] = (_min_deadwood_mask(defender), 0, [])
-    if not reachable:
-        return best
-    for sub in _subsets(reachable):
-        if sub == 0:
-            continue
-        attached, layoffs = _attach(knocker_melds, sub)
-        if attached != sub:
-            continue
-        value = _min_deadwood_mask(defender & ~sub)
-        if value < best[0] or (value == best[0] and sub.bit_count() < best[1].bit_count()):
-            best = (value, sub, layoffs)
-    return best
-
-
 def best_layoffs(
     knocker_melds: Iterable[CardSet], defender_cards: CardSet | Iterable[CardLike] | str
 ) -> tuple[int, list[Layoff]]:
     """The defender's least deadwood when laying off on `knocker_melds`, and the layoffs used."""
     melds = [as_mask(m) for m in knocker_melds]
-    value, _, layoffs = _best_defence(melds, as_mask(defender_cards))
+    value, _, layoffs = masks.best_layoffs(melds, as_mask(defender_cards))
     return value, [Layoff(CARDS[i], k) for i, k in layoffs]
 
 
@@ -237,7 +157,7 @@ def score_showdown(
     chosen: tuple[Arrangement, int, int, list[tuple[int, int]]] | None = None
     for arrangement in candidates:
         melds = [m.mask for m in arrangement.melds]
-        value, laid, layoffs = _best_defence(melds, defender)
+        value, laid, layoffs = masks.best_layoffs(melds, defender)
         if chosen is None or value > chosen[1]:
             chosen = (arrangement, value, laid, layoffs)
     assert chosen is not None

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ginrummy.bots.arena import (
+from ginrummy.arena import (
     ArenaSummary,
     MatchStats,
     PlayerSpec,
     elo_difference,
+    paired_interval,
     play_match,
     run_arena,
     wilson_interval,
@@ -121,6 +122,27 @@ def test_run_arena_alternates_seats_and_uses_consecutive_seeds() -> None:
     assert lo <= data["win_rate"] <= hi
 
 
+def test_mirrored_deals_swap_the_seats_and_pair_the_interval() -> None:
+    seen: list[MatchStats] = []
+    summary = run_arena(
+        "baseline", "novice", matches=8, seed=40, mirrored=True, on_match=lambda m, s: seen.append(m)
+    )
+    assert [(s.seed, s.a_seat) for s in seen] == [(40 + i // 2, i % 2) for i in range(8)]
+    data = summary.to_json()
+    assert data["mirrored"] is True and data["matches"] == 8
+    pairs = [sum(r) / 2 for r in summary.results.values()]
+    assert len(pairs) == 4 and tuple(data["ci95"]) == pytest.approx(paired_interval(pairs), abs=1e-6)
+    with pytest.raises(ValueError, match="even number of matches"):
+        run_arena("baseline", "novice", matches=3, mirrored=True)
+
+
+def test_paired_interval_known_values() -> None:
+    assert paired_interval([1.0]) == (0.0, 1.0)
+    assert paired_interval([0.5, 0.5, 0.5]) == (0.5, 0.5)
+    lo, hi = paired_interval([1.0, 0.5, 1.0, 0.5])
+    assert lo == pytest.approx(0.75 - 1.959964 * (1 / 12) ** 0.5 / 2) and hi == 1.0
+
+
 def test_run_arena_in_two_workers_gives_the_same_totals() -> None:
     one = run_arena("baseline", "casual", matches=6, seed=7, workers=1).to_json()
     two = run_arena("baseline", "casual", matches=6, seed=7, workers=2).to_json()
@@ -202,6 +224,7 @@ def test_cli_table_and_round_robin() -> None:
         (["arena", "baseline", "random", "--matches", "0"], "--matches must be at least 1"),
         (["arena", "baseline", "random", "--rules", "vegas"], "unknown rules preset 'vegas'"),
         (["arena", "--round-robin", "baseline"], "at least two players"),
+        (["arena", "baseline", "random", "--mirrored", "--matches", "5"], "give an even --matches"),
     ],
 )
 def test_cli_bad_input_is_a_clear_error(args: list[str], message: str) -> None:

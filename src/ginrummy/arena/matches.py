@@ -2,7 +2,8 @@
 
 `play_match` plays one match and returns its statistics (`MatchStats`); `run_arena`
 plays many, seats alternating match by match and match ``i`` dealt from seed
-``seed + i``, in worker processes, and sums them up (`ArenaSummary`). Players are
+``seed + i`` (or, mirrored, each deal played twice with the seats swapped), in worker
+processes, and sums them up (`ArenaSummary`). Players are
 named by their registry name (`make_player`) or, for an outside program, by
 ``engine:COMMAND``; an engine that times out, crashes or sends an illegal action
 forfeits the match, and the reason is kept.
@@ -17,15 +18,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots import Player, make_player
+from ..engine.host import EngineCrashed, EngineFailure, EnginePlayer
 from ..rules import Draw, IllegalActionError, Rules, new_match
-from .base import Player, make_player
 
 __all__ = [
     "ArenaSummary",
     "MatchStats",
     "PlayerSpec",
+    "close_engines",
     "elo_difference",
     "make_spec_player",
+    "paired_interval",
+    "percentile",
     "play_match",
     "run_arena",
     "run_round_robin",
@@ -64,18 +69,12 @@ def make_spec_player(spec: PlayerSpec | str, seed: int) -> Player:
     if isinstance(spec, str):
         spec = PlayerSpec(spec)
     if spec.is_engine:
-        from ..engine.host import EnginePlayer
-
         command = spec.name[len(ENGINE_PREFIX) :]
         return EnginePlayer(command, move_time=spec.time_limit, name=spec.name)
     return make_player(spec.name, seed=seed, time_budget=spec.time_budget)
 
 
 def _is_engine_failure(exc: BaseException) -> bool:
-    try:
-        from ..engine.host import EngineFailure
-    except ImportError:  # pragma: no cover - the engine package is part of the project
-        return False
     return isinstance(exc, EngineFailure)
 
 
@@ -294,6 +293,22 @@ def wilson_interval(wins: float, n: int, z: float = 1.959964) -> tuple[float, fl
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def paired_interval(pair_scores: list[float], z: float = 1.959964) -> tuple[float, float]:
+    """The 95% interval of a mean win rate over mirrored deals, from each deal's own mean.
+
+    A deal played twice with the seats swapped scores 0, 0.25, ..., 1 for a: its luck is the
+    same for both players, so these means vary less than single matches and the interval
+    is narrower than Wilson's over the same matches (normal approximation).
+    """
+    n = len(pair_scores)
+    if n < 2:
+        return (0.0, 1.0)
+    mean = sum(pair_scores) / n
+    var = sum((x - mean) ** 2 for x in pair_scores) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (max(0.0, mean - half), min(1.0, mean + half))
+
+
 def elo_difference(win_rate: float, n: int | None = None) -> float:
     """Elo points of a over b implied by a's win rate (clamped half a game from 0 and 1)."""
     eps = 0.5 / n if n else 1e-4
@@ -301,7 +316,8 @@ def elo_difference(win_rate: float, n: int | None = None) -> float:
     return 400 * math.log10(p / (1 - p))
 
 
-def _percentile(sorted_values: list[float], q: float) -> float:
+def percentile(sorted_values: list[float], q: float) -> float:
+    """The `q` quantile (0 to 1) of sorted values, interpolated between neighbours."""
     if not sorted_values:
         return 0.0
     k = (len(sorted_values) - 1) * q
@@ -336,6 +352,10 @@ class ArenaSummary:
     stalled_reasons: list[str] = field(default_factory=list)
     times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
     elapsed: float = 0.0
+    #: Each deal played twice with the seats swapped (`run_arena(mirrored=True)`).
+    mirrored: bool = False
+    #: a's result (1, 0.5 or 0) in each match, by the match's seed.
+    results: dict[int, list[float]] = field(default_factory=dict)
 
     def add(self, m: MatchStats) -> None:
         """Count one match."""
@@ -346,6 +366,9 @@ class ArenaSummary:
             self.b_wins += 1
         else:
             self.draws += 1
+        self.results.setdefault(m.seed, []).append(
+            1.0 if m.winner == "a" else 0.0 if m.winner == "b" else 0.5
+        )
         self.hands += m.hands
         self.void_hands += m.void_hands
         self.turns += m.turns
@@ -365,6 +388,13 @@ class ArenaSummary:
             if m.forfeit_reason and len(self.forfeit_reasons) < 20:
                 self.forfeit_reasons.append(f"match seed {m.seed}: {m.forfeit_reason}")
 
+    def interval(self) -> tuple[float, float]:
+        """The 95% interval of a's win rate: paired over deals when mirrored, else Wilson's."""
+        if self.mirrored:
+            pairs = [sum(r) / len(r) for r in self.results.values() if len(r) == 2]
+            return paired_interval(pairs)
+        return wilson_interval(self.a_wins + 0.5 * self.draws, self.matches)
+
     @property
     def win_rate(self) -> float:
         """a's share of the matches (a drawn or stalled match counts half)."""
@@ -373,8 +403,7 @@ class ArenaSummary:
     def to_json(self) -> dict[str, Any]:
         """The summary object printed by ``ginrummy arena --json``."""
         n = self.matches
-        wins = self.a_wins + 0.5 * self.draws
-        lo, hi = wilson_interval(wins, n)
+        lo, hi = self.interval()
         hands = max(self.hands, 1)
         decided = max(self.hands - self.void_hands, 1)
 
@@ -391,8 +420,8 @@ class ArenaSummary:
                 "undercut_pct": round(100 * self.undercuts[i] / decided, 2),
                 "forfeits": self.forfeits[i],
                 "decisions": len(t),
-                "decision_ms_p50": round(1000 * _percentile(t, 0.5), 4),
-                "decision_ms_p95": round(1000 * _percentile(t, 0.95), 4),
+                "decision_ms_p50": round(1000 * percentile(t, 0.5), 4),
+                "decision_ms_p95": round(1000 * percentile(t, 0.95), 4),
                 "decision_ms_max": round(1000 * (t[-1] if t else 0.0), 4),
             }
 
@@ -406,6 +435,7 @@ class ArenaSummary:
             "win_rate": round(self.win_rate, 6) if n else 0.0,
             "ci95": [round(lo, 6), round(hi, 6)],
             "elo_diff": round(elo_difference(self.win_rate, n), 1) if n else 0.0,
+            "mirrored": self.mirrored,
             "rules": self.rules,
             "seed": self.seed,
             "hands": self.hands,
@@ -478,8 +508,6 @@ class _FailedEngine:
         self.reason = reason
 
     def act(self, view: Any) -> Any:
-        from ..engine.host import EngineCrashed
-
         raise EngineCrashed(self.name, self.reason)
 
     def observe(self, view: Any) -> None:
@@ -495,10 +523,13 @@ def _worker_init() -> None:
 
 
 def _jobs(
-    a: PlayerSpec, b: PlayerSpec, rules: Rules, matches: int, seed: int, timing: bool
+    a: PlayerSpec, b: PlayerSpec, rules: Rules, matches: int, seed: int, timing: bool, mirrored: bool
 ) -> Iterator[tuple[PlayerSpec, PlayerSpec, Rules, int, int, bool]]:
     for i in range(matches):
-        yield (a, b, rules, seed + i, i % 2, timing)
+        if mirrored:
+            yield (a, b, rules, seed + i // 2, i % 2, timing)
+        else:
+            yield (a, b, rules, seed + i, i % 2, timing)
 
 
 def run_arena(
@@ -510,11 +541,14 @@ def run_arena(
     seed: int = 0,
     rules: Rules | str = "classic",
     timing: bool = True,
+    mirrored: bool = False,
     on_match: Callable[[MatchStats, ArenaSummary], None] | None = None,
 ) -> ArenaSummary:
     """Play `matches` matches of a against b and sum them up.
 
-    Match ``i`` uses seed ``seed + i`` and seats a in seat ``i % 2``. With
+    Match ``i`` uses seed ``seed + i`` and seats a in seat ``i % 2``. `mirrored` plays each
+    deal twice with the seats swapped instead: matches ``2j`` and ``2j + 1`` both use seed
+    ``seed + j`` (so `matches` must be even), and the interval is paired over the deals. With
     ``workers > 1`` the matches run in that many processes; `on_match` is called in
     this process after each match (in completion order) with the running summary.
     """
@@ -522,15 +556,19 @@ def run_arena(
         raise ValueError(f"matches must be at least 1, got {matches}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+    if mirrored and matches % 2:
+        raise ValueError(f"mirrored deals need an even number of matches, got {matches}")
     spec_a = a if isinstance(a, PlayerSpec) else PlayerSpec(a)
     spec_b = b if isinstance(b, PlayerSpec) else PlayerSpec(b)
     for spec in (spec_a, spec_b):
         if not spec.is_engine:
             make_player(spec.name, seed=0)  # an unknown name fails here, before any work
     rules_obj = Rules.preset(rules) if isinstance(rules, str) else rules
-    summary = ArenaSummary(a=spec_a.label, b=spec_b.label, rules=rules_obj.preset_name, seed=seed)
+    summary = ArenaSummary(
+        a=spec_a.label, b=spec_b.label, rules=rules_obj.preset_name, seed=seed, mirrored=mirrored
+    )
     start = time.perf_counter()
-    jobs = _jobs(spec_a, spec_b, rules_obj, matches, seed, timing)
+    jobs = _jobs(spec_a, spec_b, rules_obj, matches, seed, timing, mirrored)
     if workers == 1:
         try:
             for job in jobs:
@@ -562,6 +600,7 @@ def run_round_robin(
     workers: int = 1,
     seed: int = 0,
     rules: Rules | str = "classic",
+    mirrored: bool = False,
     on_pair: Callable[[ArenaSummary], None] | None = None,
     on_match: Callable[[MatchStats, ArenaSummary], None] | None = None,
 ) -> dict[tuple[str, str], ArenaSummary]:
@@ -574,7 +613,14 @@ def run_round_robin(
     for i, sa in enumerate(specs):
         for sb in specs[i + 1 :]:
             summary = run_arena(
-                sa, sb, matches=matches, workers=workers, seed=seed, rules=rules, on_match=on_match
+                sa,
+                sb,
+                matches=matches,
+                workers=workers,
+                seed=seed,
+                rules=rules,
+                mirrored=mirrored,
+                on_match=on_match,
             )
             table[(sa.label, sb.label)] = summary
             if on_pair is not None:

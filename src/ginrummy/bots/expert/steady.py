@@ -1,0 +1,55 @@
+"""The steady game the expert opens with: `advanced`'s card play and a patient knock judgement.
+
+It judges knocking against playing on for Gin, by what self-play measured (at every
+position where a knock was legal, the knock's exact result against playing the hand out
+from the same cards): it knocks freely during its first four turns; during the next two it
+still cashes in a hand of 4 or more deadwood (too high to undercut a knock), while a lower
+hand plays on for Gin or the undercut; after that it only goes Gin. It knocks with the card
+that leaves the least deadwood plus expected layoffs. It holds up against any opponent, so
+the expert plays it until it has read how its opponent knocks.
+"""
+
+from __future__ import annotations
+
+from ...rules import Knock, View
+from ...rules.cards import CARD_POINTS, CARDS
+from ..knowledge import Knowledge, layoff_exposure
+from ..levels import AdvancedPlayer, Decision
+
+__all__ = ["SteadyPlayer"]
+
+
+class SteadyPlayer(AdvancedPlayer):
+    """The `advanced` game with the knock-or-play-for-Gin judgement found by self-play;
+    the `expert` plays it until it has read its opponent (not a level of its own)."""
+
+    name = "steady"
+    cash_in_turns = 6  # until its sixth draw it still knocks ...
+    cash_in_deadwood = 4  # ... a hand with this much deadwood or more; lower hands play for Gin
+
+    def knock_card(self, hand: int, knocks: dict[int, int], probs: list[float]) -> int:
+        # Deadwood plus the points the opponent is expected to lay off: blocks layoffs.
+        best = min(knocks.values())
+        return min(
+            (c for c, d in knocks.items() if d <= best + 1),
+            key=lambda c: knocks[c] + layoff_exposure(hand & ~(1 << c), probs),
+        )
+
+    def judge_knock(
+        self, view: View, k: Knowledge, probs: list[float], knocks: dict[int, int]
+    ) -> Decision | None:
+        if 0 in knocks.values():
+            gin = max((c for c, d in knocks.items() if d == 0), key=lambda c: CARD_POINTS[c])
+            return Decision(Knock(CARDS[gin]), "")
+        hand = view.hand.mask
+        card = self.knock_card(hand, knocks, probs)
+        dw = knocks[card]
+        turn = k.my_draws
+        if self.early_turns is None or turn <= self.early_turns:
+            return Decision(Knock(CARDS[card]), "early in the hand a knock rarely gets undercut")
+        if turn <= self.cash_in_turns and dw >= self.cash_in_deadwood:
+            return Decision(
+                Knock(CARDS[card]),
+                f"{dw} deadwood is too much to undercut a knock, so take the points now",
+            )
+        return None

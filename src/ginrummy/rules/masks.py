@@ -1,0 +1,493 @@
+"""The card-mask API: the rules on 52-bit ints, for players that weigh thousands of hands.
+
+A hand is an int whose bit ``suit * 13 + rank`` is set for each card it holds: the
+`CardSet.mask` of the same cards (clubs ace to king are bits 0-12, then diamonds, hearts
+and spades). Every rule a computer player needs is here, once: least deadwood, one best
+arrangement, the best discard and what it leaves, knock options, layoffs and the points of
+a showdown under a `Rules`. The typed functions of `melds` and `showdown` are built on
+these, so a player and the referee can never disagree.
+
+How least deadwood is found. Runs live inside one suit, so a table over every 13-bit suit
+pattern gives the least deadwood a suit reaches with runs alone. Sets cross suits, but only
+ranks held three or four times can form one, and a hand of 11 cards has at most three such
+ranks, so the few ways to use those ranks as sets are enumerated and each leftover is priced
+with four table lookups.
+
+>>> from ginrummy.rules import CardSet, parse_cards
+>>> hand = parse_cards("3S 4S 5S 6S 9C 9D 9H 9S AD KC").mask
+>>> least_deadwood(hand)
+11
+>>> [str(CardSet.from_mask(m)) for m in best_melds(hand)]
+['9C 9D 9H 9S', '3S 4S 5S 6S']
+>>> points(deadwood_cards(hand))
+11
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+from typing import Final
+
+from .cards import CARD_POINTS, FULL_MASK, RANK_POINTS
+from .variants import Rules
+
+__all__ = [
+    "CARD_POINTS",
+    "FULL_DECK",
+    "RANK_MASKS",
+    "RANK_OF",
+    "SUIT_BITS",
+    "SUIT_OF",
+    "all_best_melds",
+    "all_melds",
+    "best_discards",
+    "best_layoffs",
+    "best_melds",
+    "bits",
+    "deadwood_cards",
+    "forms_meld",
+    "knock_options",
+    "layoff_deadwood",
+    "least_after_discard",
+    "least_deadwood",
+    "meld_partners",
+    "points",
+    "showdown_points",
+]
+
+#: Every card of the deck.
+FULL_DECK: Final = FULL_MASK
+#: The 13 bits of one suit (shift by ``13 * suit``).
+SUIT_BITS: Final = 0x1FFF
+#: Rank (0 = ace .. 12 = king) and suit (0 = clubs .. 3 = spades) of each card index.
+RANK_OF: Final = tuple(i % 13 for i in range(52))
+SUIT_OF: Final = tuple(i // 13 for i in range(52))
+#: The four cards of each rank.
+RANK_MASKS: Final = tuple(sum(1 << (13 * s + r) for s in range(4)) for r in range(13))
+
+
+def bits(mask: int) -> list[int]:
+    """The card indices of `mask`, lowest first.
+
+    >>> bits(0b1011)
+    [0, 1, 3]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def points(mask: int) -> int:
+    """The sum of the point values of the cards of `mask` (all counted as deadwood)."""
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += CARD_POINTS[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+# -- least deadwood -------------------------------------------------------------------
+
+
+def _build_run_tables() -> tuple[list[int], list[tuple[tuple[int, int], ...]]]:
+    """Least run-only deadwood for every 13-bit suit pattern, and the runs achieving it."""
+    size = 1 << 13
+    best = [0] * size
+    runs: list[tuple[tuple[int, int], ...]] = [()] * size
+    # Process patterns in increasing order: removing the lowest card(s) lowers the value.
+    for m in range(1, size):
+        low = (m & -m).bit_length() - 1
+        # Lowest card as deadwood.
+        value = best[m & ~(1 << low)] + RANK_POINTS[low]
+        choice: tuple[tuple[int, int], ...] = runs[m & ~(1 << low)]
+        # Lowest card starting a run of length 3, 4, ...
+        length = 1
+        while low + length < 13 and m >> (low + length) & 1:
+            length += 1
+            if length >= 3:
+                rest = m & ~(((1 << length) - 1) << low)
+                if best[rest] < value:
+                    value = best[rest]
+                    choice = ((low, length),) + runs[rest]
+        best[m] = value
+        runs[m] = choice
+    return best, runs
+
+
+_RUN_DEADWOOD, _RUN_CHOICE = _build_run_tables()
+
+# Ways to use one rank held by the suits in `pattern` as a set: the suit patterns
+# removed from the hand (0 = no set). A rank held four times may form the set of
+# four or any set of three, leaving the fourth card free for a run.
+_SET_OPTIONS: Final = {
+    pattern: ((0, pattern) if pattern.bit_count() == 3 else (0, 15, 14, 13, 11, 7))
+    for pattern in range(16)
+    if pattern.bit_count() >= 3
+}
+
+
+def least_deadwood(mask: int) -> int:
+    """The least deadwood count any arrangement of the cards of `mask` leaves (RULES.md §2)."""
+    c0 = mask & SUIT_BITS
+    c1 = mask >> 13 & SUIT_BITS
+    c2 = mask >> 26 & SUIT_BITS
+    c3 = mask >> 39 & SUIT_BITS
+    table = _RUN_DEADWOOD
+    sets = (c0 & c1 & (c2 | c3)) | ((c0 | c1) & c2 & c3)
+    if not sets:
+        return table[c0] + table[c1] + table[c2] + table[c3]
+    options = []
+    while sets:
+        low = sets & -sets
+        r = low.bit_length() - 1
+        pattern = (c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3
+        options.append(
+            [
+                (low if p & 1 else 0, low if p & 2 else 0, low if p & 4 else 0, low if p & 8 else 0)
+                for p in _SET_OPTIONS[pattern]
+            ]
+        )
+        sets ^= low
+    best = 1000
+    if len(options) == 1:
+        for r0, r1, r2, r3 in options[0]:
+            v = table[c0 & ~r0] + table[c1 & ~r1] + table[c2 & ~r2] + table[c3 & ~r3]
+            if v < best:
+                best = v
+        return best
+    for combo in product(*options):
+        r0 = r1 = r2 = r3 = 0
+        for a, b, c, d in combo:
+            r0 |= a
+            r1 |= b
+            r2 |= c
+            r3 |= d
+        v = table[c0 & ~r0] + table[c1 & ~r1] + table[c2 & ~r2] + table[c3 & ~r3]
+        if v < best:
+            best = v
+    return best
+
+
+def best_melds(mask: int) -> list[int]:
+    """The melds of one least-deadwood arrangement of `mask` (sets first, then runs by suit).
+
+    Among equal arrangements it is always the same one: the one `best_arrangement` shows.
+    """
+    suits = [mask >> (13 * s) & SUIT_BITS for s in range(4)]
+    sets = (suits[0] & suits[1] & (suits[2] | suits[3])) | ((suits[0] | suits[1]) & suits[2] & suits[3])
+    rank_options: list[list[tuple[int, int]]] = []  # (rank, removed suit pattern)
+    while sets:
+        low = sets & -sets
+        r = low.bit_length() - 1
+        pattern = sum((suits[s] >> r & 1) << s for s in range(4))
+        rank_options.append([(r, p) for p in _SET_OPTIONS[pattern]])
+        sets ^= low
+    best_value = 1000
+    best_combo: tuple[tuple[int, int], ...] = ()
+    for combo in product(*rank_options):
+        removed = [0, 0, 0, 0]
+        for r, p in combo:
+            for s in range(4):
+                if p >> s & 1:
+                    removed[s] |= 1 << r
+        value = sum(_RUN_DEADWOOD[suits[s] & ~removed[s]] for s in range(4))
+        if value < best_value:
+            best_value, best_combo = value, combo
+    melds: list[int] = []
+    removed = [0, 0, 0, 0]
+    for r, p in best_combo:
+        if p:
+            melds.append(sum(1 << (13 * s + r) for s in range(4) if p >> s & 1))
+            for s in range(4):
+                if p >> s & 1:
+                    removed[s] |= 1 << r
+    for s in range(4):
+        for low, length in _RUN_CHOICE[suits[s] & ~removed[s]]:
+            melds.append(((1 << length) - 1) << (low + 13 * s))
+    return melds
+
+
+def deadwood_cards(mask: int) -> int:
+    """The deadwood cards of the arrangement `best_melds` gives."""
+    for meld in best_melds(mask):
+        mask &= ~meld
+    return mask
+
+
+def all_melds(mask: int) -> list[int]:
+    """Every meld (set or run) that can be formed from the cards of `mask`."""
+    result: list[int] = []
+    for r in range(13):
+        held = [s for s in range(4) if mask >> (13 * s + r) & 1]
+        if len(held) >= 3:
+            cards = [1 << (13 * s + r) for s in held]
+            full = sum(cards)
+            result.append(full)
+            if len(held) == 4:
+                result.extend(full & ~b for b in cards)
+    for s in range(4):
+        pattern = mask >> (13 * s) & SUIT_BITS
+        for lo in range(13):
+            hi = lo
+            while hi < 13 and pattern >> hi & 1:
+                if hi - lo >= 2:
+                    result.append(((1 << (hi - lo + 1)) - 1) << (lo + 13 * s))
+                hi += 1
+    return result
+
+
+def all_best_melds(mask: int) -> list[list[int]]:
+    """The melds of every distinct arrangement of `mask` that reaches the least deadwood.
+
+    The knocker's choice among them changes what the defender can lay off.
+    """
+    target = least_deadwood(mask)
+    melds = all_melds(mask)
+    found: list[list[int]] = []
+
+    def search(remaining: int, chosen: list[int], dead_points: int) -> None:
+        if dead_points > target:
+            return
+        if not remaining:
+            if dead_points == target:
+                found.append(list(chosen))
+            return
+        low = remaining & -remaining
+        # The lowest remaining card is either deadwood or in a meld that avoids used cards.
+        for m in melds:
+            if m & low and m & ~remaining == 0:
+                chosen.append(m)
+                search(remaining & ~m, chosen, dead_points)
+                chosen.pop()
+        search(remaining ^ low, chosen, dead_points + CARD_POINTS[low.bit_length() - 1])
+
+    search(mask, [], 0)
+    return found
+
+
+# -- melding one card -----------------------------------------------------------------
+
+
+def _build_partners() -> tuple[tuple[tuple[int, int], ...], ...]:
+    table = []
+    for card in range(52):
+        rank, suit = card % 13, card // 13
+        others = [s * 13 + rank for s in range(4) if s != suit]
+        pairs = [(others[0], others[1]), (others[0], others[2]), (others[1], others[2])]
+        for lo in (rank - 2, rank - 1, rank):
+            if lo >= 0 and lo + 2 <= 12:
+                run = [suit * 13 + r for r in range(lo, lo + 3) if r != rank]
+                pairs.append((run[0], run[1]))
+        table.append(tuple(pairs))
+    return tuple(table)
+
+
+_PARTNERS: Final = _build_partners()
+
+
+def meld_partners(card: int) -> tuple[tuple[int, int], ...]:
+    """The pairs of other cards that make a meld of three with `card`: two of its rank, or
+    its run neighbours (below and below, around, above and above).
+
+    >>> from ginrummy.rules import CardSet, parse_card
+    >>> [str(CardSet.from_mask(1 << a | 1 << b)) for a, b in meld_partners(parse_card("2H").index)]
+    ['2C 2D', '2C 2S', '2D 2S', 'AH 3H', '3H 4H']
+    """
+    return _PARTNERS[card]
+
+
+def forms_meld(card: int, hand: int) -> bool:
+    """True when `card` is part of a meld made of it and two or more cards of `hand`."""
+    rank = card % 13
+    if (hand & RANK_MASKS[rank] & ~(1 << card)).bit_count() >= 2:
+        return True
+    pattern = hand >> (card - rank) & SUIT_BITS
+    # Two below, one each side, or two above.
+    if rank >= 2 and (pattern >> (rank - 2)) & 3 == 3:
+        return True
+    if 1 <= rank <= 11 and (pattern >> (rank - 1)) & 5 == 5:
+        return True
+    return rank <= 10 and (pattern >> (rank + 1)) & 3 == 3
+
+
+# -- discards and knocks --------------------------------------------------------------
+
+# Each card index with its points, highest points first (ties by index): throwing a card
+# worth p lowers the least deadwood by at most p, so a search in this order stops early.
+_BY_POINTS: Final = tuple(sorted(range(52), key=lambda i: (-CARD_POINTS[i], i)))
+
+
+def best_discards(hand: int, forbid: int = -1) -> tuple[int, int]:
+    """(least deadwood after one discard, mask of every card whose discard leaves it).
+
+    `forbid` is a card that may not be thrown (the one just taken from the pile), or -1.
+
+    >>> from ginrummy.rules import CardSet, parse_cards
+    >>> left, cards = best_discards(parse_cards("3S 4S 5S 6S 9C 9D 9H 9S AD KC 2D").mask)
+    >>> left, str(CardSet.from_mask(cards))
+    (3, 'KC')
+    """
+    whole = least_deadwood(hand)
+    best = 1000
+    ties = 0
+    for i in _BY_POINTS:
+        low = 1 << i
+        if not hand & low or i == forbid:
+            continue
+        if whole - CARD_POINTS[i] > best:
+            break
+        d = least_deadwood(hand ^ low)
+        if d < best:
+            best, ties = d, low
+        elif d == best:
+            ties |= low
+    return best, ties
+
+
+def least_after_discard(hand: int, forbid: int = -1) -> int:
+    """The least deadwood `hand` can keep after throwing one card (not `forbid`)."""
+    whole = least_deadwood(hand)
+    best = 1000
+    for i in _BY_POINTS:
+        low = 1 << i
+        if not hand & low or i == forbid:
+            continue
+        if whole - CARD_POINTS[i] >= best:
+            break
+        d = least_deadwood(hand ^ low)
+        if d < best:
+            best = d
+            if d == 0:
+                break
+    return best
+
+
+def knock_options(hand: int, knock_limit: int, forbid: int = -1) -> dict[int, int]:
+    """For an 11-card hand: each card (not `forbid`) whose discard allows a knock, with the
+    deadwood left (0 is Gin)."""
+    if knock_limit < 0:
+        return {}
+    whole = least_deadwood(hand)
+    # Discarding a card worth p lowers the least deadwood by at most p.
+    need = whole - knock_limit
+    result: dict[int, int] = {}
+    if need > 10:
+        return result
+    m = hand
+    while m:
+        low = m & -m
+        m ^= low
+        index = low.bit_length() - 1
+        if CARD_POINTS[index] >= need and index != forbid:
+            d = least_deadwood(hand ^ low)
+            if d <= knock_limit:
+                result[index] = d
+    return result
+
+
+# -- layoffs and the showdown -----------------------------------------------------------
+
+
+def _attach(melds: Sequence[int], cards: int) -> tuple[int, list[tuple[int, int]]]:
+    """Lay off as many of `cards` as can be attached, in any order; (attached mask, layoffs).
+
+    Runs are extended first, to a fixpoint, and sets completed after: a card that fits
+    both a set and a run goes on the run, where it can make room for the next card,
+    while a set can only ever take that one card. So the closure is the largest one.
+    """
+    # Each meld: set -> [0, rank, count, 0]; run -> [1, suit, lo, hi]
+    state: list[list[int]] = []
+    for m in melds:
+        idx = bits(m)
+        if len({i % 13 for i in idx}) == 1:
+            state.append([0, idx[0] % 13, len(idx), 0])
+        else:
+            state.append([1, idx[0] // 13, idx[0] % 13, idx[-1] % 13])
+    attached = 0
+    layoffs: list[tuple[int, int]] = []
+    for kind in (1, 0):  # runs, then sets
+        changed = True
+        while changed:
+            changed = False
+            rest = cards & ~attached
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                i = low.bit_length() - 1
+                rank, suit = i % 13, i // 13
+                for k, st in enumerate(state):  # noqa: B007 - k is used after the break
+                    if st[0] != kind:
+                        continue
+                    if st[0] == 0:
+                        if st[1] == rank and st[2] < 4:
+                            st[2] += 1
+                            break
+                    elif st[1] == suit:
+                        if rank == st[2] - 1:
+                            st[2] = rank
+                            break
+                        if rank == st[3] + 1:
+                            st[3] = rank
+                            break
+                else:
+                    continue
+                attached |= low
+                layoffs.append((i, k))
+                changed = True
+    return attached, layoffs
+
+
+def best_layoffs(melds: Sequence[int], defender: int) -> tuple[int, int, list[tuple[int, int]]]:
+    """The defender's least deadwood after laying off on the knocker's `melds`:
+    (deadwood, mask of the cards laid off, [(card, index of the meld it goes on)]).
+
+    Among layoffs that leave the same deadwood, the one laying off the fewest cards.
+    """
+    reachable, _ = _attach(melds, defender)
+    best: tuple[int, int, list[tuple[int, int]]] = (least_deadwood(defender), 0, [])
+    if not reachable:
+        return best
+    sub = reachable
+    while sub:
+        attached, layoffs = _attach(melds, sub)
+        if attached == sub:
+            value = least_deadwood(defender & ~sub)
+            if value < best[0] or (value == best[0] and sub.bit_count() < best[1].bit_count()):
+                best = (value, sub, layoffs)
+        sub = (sub - 1) & reachable
+    return best
+
+
+def layoff_deadwood(melds: Sequence[int], defender: int) -> int:
+    """The defender's least deadwood after laying off on the knocker's `melds`."""
+    return best_layoffs(melds, defender)[0]
+
+
+def showdown_points(knocker: int, defender: int, rules: Rules) -> int:
+    """The points of a showdown, signed for the knocker: positive when the knocker scores,
+    negative when the defender does (an undercut), 0 for a tie (RULES.md §4-5).
+
+    `knocker` holds 10 cards after its face-down discard, or 11 for Big Gin; `defender` 10.
+    The knocker shows the best arrangement against these layoffs, as `score_showdown`
+    does, and the points are the same as its (without an Oklahoma multiplier). The hands
+    are not checked: `score_showdown` says what is wrong with a showdown that cannot happen.
+
+    >>> from ginrummy.rules import Rules, parse_cards
+    >>> showdown_points(parse_cards("4H 5H 6H 7H 9S 9D 9C 2D 3S 4C").mask,
+    ...                 parse_cards("KS KH KD 5S 6S 7S 8H 3H JC 2S").mask, Rules())
+    3
+    """
+    kd = least_deadwood(knocker)
+    if kd == 0:
+        bonus = rules.big_gin_bonus if knocker.bit_count() == 11 and rules.big_gin_bonus is not None else None
+        return (rules.gin_bonus if bonus is None else bonus) + least_deadwood(defender)
+    candidates = all_best_melds(knocker)
+    after = max(layoff_deadwood(melds, defender) for melds in candidates)
+    if after < kd or (after == kd and rules.undercut_on_tie):
+        return -(kd - after + rules.undercut_bonus)
+    return after - kd
