@@ -43,6 +43,7 @@ def _scripted_lines(seed: int, rules: str = "classic", seat: int = 0) -> tuple[l
             lines.append(text)
         if match.apply(action, to_act) is not None:
             opponent.observe(match.hand_view(1 - seat, number))
+            lines.append("")  # Enter after each showdown (and after the final score)
     return lines, match
 
 
@@ -185,3 +186,43 @@ def test_replay_record_that_does_not_replay_is_rejected(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     result = runner.invoke(app, ["replay", str(path)])
     assert result.exit_code == 2 and "is not a valid match record" in result.output
+
+
+def test_play_waits_for_enter_after_each_showdown_and_at_the_end() -> None:
+    """The next deal is not printed until the person has pressed Enter on the hand's end."""
+    import io
+
+    from rich.console import Console
+
+    from ginrummy.cli.rules_cmds import TerminalMatch
+
+    lines, expected = _scripted_lines(seed=13)
+    script = iter(lines)
+    out = io.StringIO()
+    screens: list[tuple[str, str]] = []  # (prompt, everything printed since the last prompt)
+    printed = 0
+
+    def read(prompt: str) -> str:
+        nonlocal printed
+        text = out.getvalue()
+        screens.append((prompt, text[printed:]))
+        printed = len(text)
+        return next(script)
+
+    game = TerminalMatch(
+        new_match("classic", seed=13),
+        0,
+        make_player("random", seed=13),
+        Console(file=out, width=200, highlight=False),
+        read,
+    )
+    assert game.play()
+    pauses = [(i, p) for i, (p, _) in enumerate(screens) if p.startswith("Press Enter")]
+    ends = [h for h in expected.hands if h.result is not None]
+    assert len(pauses) == len(ends)  # one after every hand, the last one at the final score
+    for number, (index, prompt) in enumerate(pauses[:-1], start=2):
+        assert prompt == "Press Enter for the next deal  (q = quit)"
+        assert "Scores:" in screens[index][1] and f"Hand {number} —" not in screens[index][1]
+        assert f"Hand {number} —" in screens[index + 1][1]  # the next deal is shown only after Enter
+    assert pauses[-1][1] == "Press Enter to finish" and "Match over" in screens[pauses[-1][0]][1]
+    assert next(script, None) is None  # every line of the script was read

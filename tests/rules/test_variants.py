@@ -34,6 +34,7 @@ from ginrummy import (
     score_showdown,
 )
 from ginrummy.rules.cards import CARDS
+from ginrummy.rules.variants import CUSTOM, RANGES
 
 READY = "3H 4H 5H 6H 9S 9D 9C 9H 2C 2D"  # deadwood 4
 OTHER = "KS KD KC 5S 6S 7S 8S TC 8D AD"  # deadwood 19
@@ -386,6 +387,16 @@ def test_every_field_is_covered_here() -> None:
     [
         ({"knock_limit": -1}, "knock_limit"),
         ({"knock_limit": 101}, "knock_limit"),
+        ({"knock_limit": 11}, "knock_limit must be a whole number from 0 to 10, got 11"),
+        ({"gin_bonus": 101}, "gin_bonus must be a whole number from 0 to 100"),
+        (
+            {"target": 10**4000},
+            "target must be a whole number from 1 to 1000, got a number of about 4000 digits",
+        ),
+        ({"game_bonus": 1001}, "game_bonus"),
+        ({"box_bonus": 101}, "box_bonus"),
+        ({"shutout_bonus": -1}, "shutout_bonus"),
+        ({"big_gin_bonus": 101}, "big_gin_bonus must be None or a whole number from 0 to 100"),
         ({"gin_bonus": 2.5}, "gin_bonus"),
         ({"target": 0}, "target"),
         ({"big_gin_bonus": -3}, "big_gin_bonus"),
@@ -400,6 +411,36 @@ def test_every_field_is_covered_here() -> None:
 def test_bad_rules_are_refused(change: dict[str, object], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         Rules().replace(**change)
+
+
+def test_every_number_has_a_documented_range() -> None:
+    numbers = {f.name for f in fields(Rules) if f.type in ("int", "int | None")}
+    assert numbers == set(RANGES)
+    for name, (low, high) in RANGES.items():
+        assert Rules().replace(**{name: low}).replace(**{name: high})  # both ends are allowed
+        for outside in (low - 1, high + 1):
+            with pytest.raises(RulesError, match=f"{name} must be"):
+                Rules().replace(**{name: outside})
+
+
+def test_rules_are_named_after_the_preset_they_equal_or_custom() -> None:
+    assert Rules.preset("classic").replace(gin_bonus=0).preset_name == CUSTOM
+    assert Rules.from_json({"preset": "classic", "gin_bonus": 0}).to_json()["preset"] == "custom"
+    assert Rules.from_json({"preset": "hoyle", "game_bonus": 0, "box_bonus": 0, "shutout_bonus": 0}) == (
+        Rules.preset("hoyle").replace(game_bonus=0, box_bonus=0, shutout_bonus=0)
+    )
+    # Exactly a preset's rules carry its name, whatever name was given.
+    assert Rules(preset_name="hoyle").preset_name == "classic"
+    assert Rules.preset("classic").replace(big_gin_bonus=31).preset_name == "big_gin"
+    everything = Rules.preset("oklahoma").to_json()
+    assert Rules.from_json({**everything, "preset": "My house rules"}).preset_name == "oklahoma"
+    custom = Rules(target=150)
+    assert Rules.from_json(custom.to_json()) == custom and custom.to_json()["preset"] == "custom"
+    # A name is short text; a long one is refused, and "custom" alone does not say the rules.
+    with pytest.raises(RulesError, match="1 to 40 characters, got 15000 characters"):
+        Rules.from_json({"preset": "x" * 15000})
+    with pytest.raises(RulesError, match="give every field"):
+        Rules.from_json({"preset": "custom", "target": 150})
 
 
 def test_rules_are_frozen() -> None:

@@ -353,9 +353,18 @@ class SocketLog:
 
 
 def watch(page: Page) -> list[str]:
-    """Collect uncaught script errors of a page (a broken module shows up here)."""
+    """Collect uncaught script errors of a page (a broken module shows up here), and anything
+    the Content-Security-Policy refused (an inline style or script the page depended on)."""
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and "Content Security Policy" in message.text
+            else None
+        ),
+    )
     return errors
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ginrummy.rules import PRESETS
+from ginrummy.rules.variants import RANGES
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "ginrummy" / "server" / "static"
 LANGUAGES = ("en", "vi")
@@ -29,6 +30,12 @@ DYNAMIC_KEYS = (
     + [f"table.group_{g}" for g in ("run", "set", "deadwood")]
     + [f"table.sort_{m}" for m in ("melds", "suit", "rank")]
     + [f"end.{b}" for b in ("game_bonus", "box_bonus", "shutout_bonus")]
+    # js/rules.js: a note for each rule that differs from classic (the target is in the header).
+    + ["rules.custom", "rule.big_gin_bonus.off"]
+    + [f"rule.{name}" for name in RANGES if name != "target"]
+    + [f"rule.{name}.{v}" for name in ("undercut_on_tie", "oklahoma", "spade_double") for v in ("on", "off")]
+    + [f"rule.first_dealer.{v}" for v in ("random", "cut")]
+    + [f"rule.next_dealer.{v}" for v in ("alternate", "loser", "winner")]
     + [
         f"ws.{c}"
         for c in (

@@ -246,7 +246,7 @@ def test_a_waiting_room_accepts_no_action_until_the_friend_joins(host: str) -> N
         assert len(created["code"]) == 6 and created["url"] == f"/r/{created['code']}"
         a = await alice.connect(created["match_id"])
         state = await a.recv()
-        assert state["match"]["status"] == "waiting" and state["view"]["legal"] == []
+        assert state["match"]["status"] == "waiting" and state["view"] is None
         assert state["match"]["players"][1] == {
             "seat": 1,
             "name": None,
@@ -329,19 +329,22 @@ def test_commitment_is_the_sha256_of_the_seed_revealed_after_the_hand(host: str)
         guest = await new_guest(host)
         table = await guest.connect(await guest.robot_match("novice"))
         rng = random.Random(3)
-        commitment = None
+        published: dict[int, str] = {}  # hand number -> the commitment shown while it was played
         while True:
             state = await table.until(lambda m: m["type"] == "state")
-            if commitment is None:
-                commitment = state["match"]["commitment"]
+            if state["view"]["phase"] != "over":
+                published.setdefault(state["view"]["hand_number"], state["match"]["commitment"])
             last = state["last_hand"]
-            if last is not None:
+            if last is not None and last["showdown"]["outcome"] == "void" and state["result"] is None:
+                assert "seed" not in last["showdown"]  # a void hand's deal stays secret for now
+            elif last is not None:
                 seed = last["showdown"]["seed"]
                 assert isinstance(seed, str) and seed.isdigit()
+                commitment = published[last["hand_number"]]
                 assert (
                     last["showdown"]["commitment"] == commitment == hashlib.sha256(seed.encode()).hexdigest()
                 )
-                assert last["phase"] == "over" and last["hand_number"] == 1
+                assert last["phase"] == "over"
                 if state["result"] is None:  # a new deal has a new commitment
                     assert state["match"]["commitment"] != commitment
                 break

@@ -142,11 +142,26 @@ class TerminalMatch:
                     self.opponent.observe(match.hand_view(self.them, number))
                     self.show_hand_end(number)
                     if not match.is_over:
+                        self.pause("Press Enter for the next deal  (q = quit)")
                         self.announce_hand()
         except _Stop:
             return False
         self.show_match_end()
+        self.pause("Press Enter to finish", at_end=True)
         return True
+
+    def pause(self, prompt: str, *, at_end: bool = False) -> None:
+        """Wait for Enter, so a showdown or the final score stays on screen until it has been read."""
+        try:
+            word = self.read(prompt).strip().lower()
+        except (typer.Abort, EOFError):
+            if at_end:
+                return
+            self.console.print("\nInput ended; the match is abandoned.")
+            raise _Stop from None
+        if word in QUIT_WORDS and not at_end:
+            self.console.print("You leave the match.")
+            raise _Stop
 
     def opponent_move(self) -> Action:
         view = self.match.view(self.them)  # the opponent gets its own view and nothing more
@@ -403,8 +418,9 @@ class TerminalMatch:
 
 def _read_line(prompt: str) -> str:
     # typer.prompt reads stdin line by line, so a pipe can drive a whole match;
-    # at the end of input it raises typer.Abort, which the match loop handles.
-    return str(typer.prompt(prompt, prompt_suffix="\n> "))
+    # at the end of input it raises typer.Abort, which the match loop handles. An empty line
+    # is an answer (Enter after a showdown), not a reason to ask again silently.
+    return str(typer.prompt(prompt, default="", show_default=False, prompt_suffix="\n> "))
 
 
 @app.command()

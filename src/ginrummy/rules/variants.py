@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final, Literal
 
-__all__ = ["Rules", "RulesError", "PRESETS"]
+__all__ = ["CUSTOM", "PRESETS", "RANGES", "Rules", "RulesError"]
 
 FirstDealer = Literal["random", "cut"]
 NextDealer = Literal["alternate", "loser", "winner"]
@@ -13,6 +13,24 @@ NextDealer = Literal["alternate", "loser", "winner"]
 
 class RulesError(ValueError):
     """An unknown preset, an unknown field or a value outside what the rules allow."""
+
+
+#: The range of every whole-number field. Wide enough for every variant of RULES.md (knock at
+#: 10 or lower, Oklahoma's 1 to 10; bonuses 10 to 31 or 50; Hoyle's 100-point game and shutout
+#: bonuses; matches to 100, 150 or 250) and narrow enough that every total fits easily in JSON.
+RANGES: Final[dict[str, tuple[int, int]]] = {
+    "knock_limit": (0, 10),
+    "gin_bonus": (0, 100),
+    "undercut_bonus": (0, 100),
+    "big_gin_bonus": (0, 100),
+    "target": (1, 1000),
+    "game_bonus": (0, 1000),
+    "box_bonus": (0, 100),
+    "shutout_bonus": (0, 1000),
+}
+#: The name of rules that are no preset exactly.
+CUSTOM: Final = "custom"
+NAME_MAX: Final = 40
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -48,28 +66,15 @@ class Rules:
     spade_double: bool = False
 
     def __post_init__(self) -> None:
-        for name in (
-            "knock_limit",
-            "gin_bonus",
-            "undercut_bonus",
-            "target",
-            "game_bonus",
-            "box_bonus",
-            "shutout_bonus",
-        ):
+        for name, (low, high) in RANGES.items():
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise RulesError(f"{name} must be a whole number ≥ 0, got {value!r}")
-        if self.target < 1:
-            raise RulesError(f"target must be at least 1, got {self.target}")
-        if self.knock_limit > 100:
-            raise RulesError(f"knock_limit must be at most 100, got {self.knock_limit}")
-        if self.big_gin_bonus is not None and (
-            not isinstance(self.big_gin_bonus, int)
-            or isinstance(self.big_gin_bonus, bool)
-            or self.big_gin_bonus < 0
-        ):
-            raise RulesError(f"big_gin_bonus must be None or a whole number ≥ 0, got {self.big_gin_bonus!r}")
+            if name == "big_gin_bonus" and value is None:
+                continue
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                allowed = "None or " if name == "big_gin_bonus" else ""
+                raise RulesError(
+                    f"{name} must be {allowed}a whole number from {low} to {high}, got {_shown(value)}"
+                )
         if self.first_dealer not in ("random", "cut"):
             raise RulesError(f"first_dealer must be 'random' or 'cut', got {self.first_dealer!r}")
         if self.next_dealer not in ("alternate", "loser", "winner"):
@@ -79,6 +84,11 @@ class Rules:
         for name in ("undercut_on_tie", "oklahoma", "spade_double"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be true or false, got {getattr(self, name)!r}")
+        if not isinstance(self.preset_name, str):
+            raise RulesError(f"the rules' preset name must be text, got {self.preset_name!r}")
+        # The name says which preset these rules are exactly, or "custom": a table labelled
+        # "classic" always scores as classic does.
+        object.__setattr__(self, "preset_name", _name_of(self))
 
     @classmethod
     def preset(cls, name: str) -> Rules:
@@ -106,6 +116,19 @@ class Rules:
             raise RulesError(f"unknown rules field(s): {', '.join(sorted(unknown))}")
         return replace(self, **changes)
 
+    def changes(self, base: Rules | None = None) -> dict[str, Any]:
+        """The fields whose values differ from `base` (default: the classic preset), in field order.
+
+        >>> Rules.preset("hoyle").changes()
+        {'first_dealer': 'cut', 'next_dealer': 'loser', 'game_bonus': 100, 'box_bonus': 25, 'shutout_bonus': 100}
+        """
+        base = base if base is not None else PRESETS["classic"]
+        return {
+            f.name: getattr(self, f.name)
+            for f in _RULE_FIELDS
+            if getattr(self, f.name) != getattr(base, f.name)
+        }
+
     def to_json(self) -> dict[str, Any]:
         """Every field, with the preset name under `preset` (PROTOCOL.md VIEW `rules`)."""
         # Every field is a plain value: reading them directly is much cheaper than asdict's deep copy.
@@ -117,15 +140,19 @@ class Rules:
     def from_json(cls, data: dict[str, Any]) -> Rules:
         """Rules from `to_json()` output; missing fields take the named preset's values.
 
-        A name that is not a preset (rules a host customised) is kept when every
-        field is given, as `to_json()` writes them.
+        A name that is not a preset (`custom`, as `to_json()` writes rules a host customised)
+        needs every field. Whatever name was sent, the rules are named after the preset
+        they equal exactly, or `custom`.
         """
         if not isinstance(data, dict):
             raise RulesError(f"rules must be a JSON object, got {data!r}")
         data = dict(data)
         name = data.pop("preset", "classic")
-        if not isinstance(name, str) or not name.strip():
-            raise RulesError(f"the rules' preset name must be text, got {name!r}")
+        if not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX:
+            shown = f"{len(name)} characters" if isinstance(name, str) and name.strip() else _shown(name)
+            raise RulesError(
+                f"the rules' preset name must be text of 1 to {NAME_MAX} characters, got {shown}"
+            )
         key = name.strip().lower().replace("-", "_").replace(" ", "_")
         if key in PRESETS:
             base = PRESETS[key]
@@ -136,9 +163,30 @@ class Rules:
                     f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)} "
                     f"(or give every field; missing: {', '.join(sorted(missing))})"
                 )
-            base = Rules(preset_name=name)
+            base = Rules()
         return base.replace(**data) if data else base
 
+
+def _name_of(rules: Rules) -> str:
+    """The preset `rules` equal in every field but the name, else "custom"."""
+    presets = globals().get("PRESETS")
+    if presets is None:  # building the presets themselves
+        return rules.preset_name
+    for name, preset in presets.items():
+        if all(getattr(rules, f.name) == getattr(preset, f.name) for f in _RULE_FIELDS):
+            return name
+    return CUSTOM
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message, short whatever was sent (a huge number has no cheap text)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
+        return f"a number of about {round(value.bit_length() * 0.30103)} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_RULE_FIELDS = tuple(f for f in fields(Rules) if f.name != "preset_name")
 
 PRESETS: Final[dict[str, Rules]] = {
     # The online site (seed 001): alternate deals, no end-of-match bonus.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,12 +13,21 @@ from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..service import GameService, GuestRow, NotFound, RateLimited, ServiceConfig, ServiceError, Store
+from ..service import (
+    GameService,
+    GuestRow,
+    NotFound,
+    RateLimited,
+    ServiceConfig,
+    ServiceError,
+    Store,
+    encodable,
+)
 from ..storage import SqlStore
+from . import jsonin
+from .guards import BodyLimit, OriginCheck, SecurityHeaders
 from .limits import AddressLimiter
 from .settings import Settings
 from .ws import match_socket
@@ -40,44 +48,19 @@ PAGES = {
 }
 
 
-class _SecurityHeaders:
-    """Plain ASGI middleware (cheaper than BaseHTTPMiddleware): safe defaults on every HTTP response."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        api = scope["path"].startswith("/api/")
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                headers.setdefault("X-Content-Type-Options", "nosniff")
-                headers.setdefault("Referrer-Policy", "same-origin")
-                if api:
-                    headers.setdefault("Cache-Control", "no-store")
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
 def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+    return JSONResponse({"error": {"code": code, "message": encodable(message)}}, status_code=status)
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
+    """The JSON object sent (no body at all counts as `{}`); `BodyLimit` bounds its size."""
     raw = await request.body()
-    if not raw.strip():
+    if not raw:
         return {}
-    if len(raw) > 16_384:
-        raise ServiceError("request body is too large (16 KiB at most)")
     try:
-        data = json.loads(raw)
-    except ValueError:
-        raise ServiceError("request body must be JSON") from None
+        data = jsonin.loads(raw)
+    except jsonin.JsonInputError as exc:
+        raise ServiceError(f"request body must be a JSON object: {exc}") from None
     if not isinstance(data, dict):
         raise ServiceError("request body must be a JSON object")
     return data
@@ -275,5 +258,8 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         app.add_api_route(route, _page(filename), methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
 
-    app.add_middleware(_SecurityHeaders)
+    # The last added runs first: headers go on every answer, even a guard's refusal.
+    app.add_middleware(OriginCheck, allowed_origins=settings.allowed_origins)
+    app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)
     return app

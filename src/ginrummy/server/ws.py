@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import deque
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketState
 
 from ..service import GameService, error_message
+from . import jsonin
+from .guards import origin_allowed
 from .limits import TokenBucket
 
 __all__ = ["SocketConnection", "TokenBucket", "match_socket"]
@@ -80,17 +80,6 @@ class SocketConnection:
             await self.task
 
 
-def _origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
-    # A page on another site must not use a visitor's cookie to play for them.
-    origin = websocket.headers.get("origin")
-    if not origin:
-        return True  # not a browser (tests, bots): the cookie alone decides
-    if allowed:
-        return origin.rstrip("/").lower() in allowed
-    host = websocket.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower()
-
-
 async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
     with contextlib.suppress(Exception):
         await websocket.send_text(error_message(code, message))
@@ -102,7 +91,9 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     service: GameService = websocket.app.state.service
     settings = websocket.app.state.settings
     await websocket.accept()
-    if not _origin_allowed(websocket, settings.allowed_origins):
+    # A page on another site must not use a visitor's cookie to play for them.
+    headers = websocket.headers
+    if not origin_allowed(headers.get("origin"), headers.get("host", ""), settings.allowed_origins):
         await _refuse(
             websocket, "forbidden", "this page may not open a table of another site", CLOSE_FORBIDDEN
         )
@@ -172,9 +163,9 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
 
 async def _handle(live: Any, seat: int, text: str) -> str | None:
     try:
-        data = json.loads(text)
-    except ValueError:
-        return error_message("bad_message", "message is not valid JSON")
+        data = jsonin.loads(text)
+    except jsonin.JsonInputError as exc:
+        return error_message("bad_message", f"bad message: {exc}")
     if not isinstance(data, dict):
         return error_message("bad_message", 'message must be a JSON object with a "type"')
     kind = data.get("type")

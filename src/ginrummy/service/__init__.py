@@ -1,6 +1,17 @@
 """Use cases of the web platform: guests, rooms, live matches, replays (storage behind a port)."""
 
-from .errors import BadRequest, Forbidden, NotFinished, NotFound, RateLimited, RoomFull, ServiceError
+from .errors import (
+    BadRequest,
+    Forbidden,
+    NotFinished,
+    NotFound,
+    RateLimited,
+    RoomFull,
+    ServiceError,
+    TooLarge,
+    Unavailable,
+    encodable,
+)
 from .live import Connection, LiveMatch, SeatInfo, error_message
 from .platform import GameService, ServiceConfig, parse_rules
 from .ports import EventRow, GuestRow, MatchRow, SeatRow, Store, StoreError
@@ -26,6 +37,9 @@ __all__ = [
     "ServiceError",
     "Store",
     "StoreError",
+    "TooLarge",
+    "Unavailable",
+    "encodable",
     "error_message",
     "parse_rules",
     "resolve_level",

@@ -2,7 +2,32 @@
 
 from __future__ import annotations
 
-__all__ = ["BadRequest", "Forbidden", "NotFinished", "NotFound", "RateLimited", "RoomFull", "ServiceError"]
+__all__ = [
+    "BadRequest",
+    "Forbidden",
+    "NotFinished",
+    "NotFound",
+    "RateLimited",
+    "RoomFull",
+    "ServiceError",
+    "TooLarge",
+    "Unavailable",
+    "encodable",
+]
+
+
+def encodable(text: str) -> str:
+    """`text` as it can always be written as UTF-8: lone surrogates (which a client can send
+    inside JSON escapes, and an error message may quote) become backslash escapes.
+
+    >>> encodable("no field '\\ud800'") == "no field '\\\\ud800'"
+    True
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 class ServiceError(Exception):
@@ -12,6 +37,7 @@ class ServiceError(Exception):
     status = 400
 
     def __init__(self, message: str) -> None:
+        message = encodable(message)
         super().__init__(message)
         self.message = message
 
@@ -46,6 +72,24 @@ class RateLimited(ServiceError):
 
     code = "rate_limited"
     status = 429
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class TooLarge(ServiceError):
+    """A request body over the limit; it was not read past the limit."""
+
+    code = "too_large"
+    status = 413
+
+
+class Unavailable(ServiceError):
+    """The service cannot do it now (the database is busy); `retry_after` seconds until trying again helps."""
+
+    code = "unavailable"
+    status = 503
 
     def __init__(self, message: str, retry_after: float) -> None:
         super().__init__(message)

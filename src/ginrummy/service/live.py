@@ -26,6 +26,7 @@ from ..rules import (
     action_from_json,
     seed_commitment,
 )
+from .errors import encodable
 from .ports import EventRow, MatchKind, MatchStatus, StoreError
 from .robots import QUICK_LEVELS, resolve_level, robot_player
 
@@ -62,14 +63,17 @@ _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 def error_message(code: str, message: str) -> str:
-    """The {"type": "error"} message text."""
-    return _dumps({"type": "error", "code": code, "message": message})
+    """The {"type": "error"} message text (always encodable, whatever the message quotes)."""
+    return _dumps({"type": "error", "code": code, "message": encodable(message)})
 
 
-def _reveal_seed(showdown: dict[str, Any] | None, seed: int) -> dict[str, Any] | None:
-    # Only for finished hands: the seed lets anyone check the deal against the commitment.
+def _reveal_seed(showdown: dict[str, Any] | None, seed: int, *, match_over: bool) -> dict[str, Any] | None:
+    # Only for finished hands: the seed lets anyone check the deal against the commitment. A void
+    # hand is thrown in unseen, as at a real table: its seed (the whole deal) waits for the match's end.
     if showdown is None:
         return None
+    if showdown["outcome"] == "void" and not match_over:
+        return showdown
     return {**showdown, "seed": str(seed), "commitment": seed_commitment(seed)}
 
 
@@ -115,6 +119,7 @@ class LiveMatch:
         self._tasks: set[asyncio.Task[None]] = set()
         self._last_hand_cache: dict[tuple[int, int], str] = {}
         self._rules_text = _dumps(match.rules.to_json())
+        self._rule_changes = match.rules.changes()
         self._history_cache: list[tuple[int, int, str]] = [(0, 0, ""), (0, 0, "")]
         self._meta_cache: list[tuple[tuple[Any, ...], str]] = [((), ""), ((), "")]  # per seat: (key, text)
         self._commitment: tuple[int, str] = (-1, "")  # (deal seed, its commitment): one sha256 per hand
@@ -204,7 +209,9 @@ class LiveMatch:
         cached = self._last_hand_cache.get(key)
         if cached is None:
             data = self.match.hand_view(seat, number).to_json()
-            data["showdown"] = _reveal_seed(data["showdown"], self.match.hands[number - 1].seed)
+            data["showdown"] = _reveal_seed(
+                data["showdown"], self.match.hands[number - 1].seed, match_over=self.match.is_over
+            )
             if len(self._last_hand_cache) > 8:
                 self._last_hand_cache.clear()
             cached = self._last_hand_cache[key] = _dumps(data)
@@ -245,28 +252,47 @@ class LiveMatch:
                 "legal": [a.to_json() for a in v.legal],
                 "showdown": v.showdown,
             }
-        if self.status != "playing":
-            view["legal"] = []  # nothing may be played before the opponent sits down
         if hand.phase == "over":
-            view["showdown"] = _reveal_seed(view["showdown"], hand.seed)
+            view["showdown"] = _reveal_seed(view["showdown"], hand.seed, match_over=match.is_over)
             last_number = len(match.hands)
         else:
             last_number = len(match.hands) - 1
-        meta = {
+        return self._meta(seat, self._commitment_of(hand.seed)), view, last_number
+
+    def _meta(self, seat: int, commitment: str | None) -> dict[str, Any]:
+        """The public `match` object of a state (without the rules)."""
+        return {
             "id": self.id,
             "kind": self.kind,
             "status": self.status,
             "seat": seat,
             "players": self._players_json(),
             "turn_deadline": self.turn_deadline(),
-            "commitment": self._commitment_of(hand.seed),
+            "commitment": commitment,
             "room_code": self.room_code,
             "rematch_id": self.rematch_id,
+            # Every rule that differs from the classic preset, for the table to show.
+            "rule_changes": self._rule_changes,
         }
-        return meta, view, last_number
+
+    def _waiting_state(self, seat: int) -> dict[str, Any]:
+        """A room before the friend sits down: its first hand is not dealt for anyone yet, so
+        the state has no view at all (no card, no upcard, no dealer) and no commitment."""
+        meta = self._meta(seat, None)
+        meta["rules"] = self.match.rules.to_json()
+        return {
+            "type": "state",
+            "version": self.version,
+            "match": meta,
+            "view": None,
+            "last_hand": None,
+            "result": None,
+        }
 
     def state(self, seat: int) -> dict[str, Any]:
         """The state message for `seat`: its VIEW, the last finished hand's VIEW, public metadata."""
+        if self.status == "waiting":
+            return self._waiting_state(seat)
         meta, view, last_number = self._parts(seat)
         meta["rules"] = self.match.rules.to_json()
         result = self.match.result
@@ -316,6 +342,8 @@ class LiveMatch:
 
     def state_text(self, seat: int) -> str:
         """`state(seat)` as JSON text, with the parts that rarely change encoded once."""
+        if self.status == "waiting":
+            return _dumps(self._waiting_state(seat))
         meta, view, last_number = self._parts(seat, full=False)
         meta_text = self._meta_text(seat, meta)
         history = self._history_text(seat, view)

@@ -11,6 +11,8 @@ export function h(tag, attrs = {}, ...children) {
     if (name.startsWith("on") && typeof value === "function") el.addEventListener(name.slice(2), value);
     else if (name === "class") el.className = value;
     else if (name === "dataset") Object.assign(el.dataset, value);
+    // Through the CSSOM: the Content-Security-Policy refuses style attributes, not style properties.
+    else if (name === "style") el.style.cssText = String(value);
     else if (value === true) el.setAttribute(name, "");
     else el.setAttribute(name, String(value));
   }

@@ -4,6 +4,7 @@
 import { cardBack, cardElement, cardText } from "../cards.js";
 import { formatNumber, t } from "../i18n.js";
 import { minDeadwood } from "../melds.js";
+import { ruleNotes } from "../rules.js";
 import { h } from "../ui.js";
 import { SORT_MODES } from "./choices.js";
 
@@ -86,12 +87,18 @@ export class Board {
     const preset = m.rules && m.rules.preset;
     if (preset) info.push(t(`rules.${preset}`));
     if (v && v.knock_limit !== undefined) info.push(t("table.knock_limit", { n: v.knock_limit }));
+    // Every rule that differs from classic, so nobody sits down to a game they did not expect.
+    const notes = ruleNotes(m.rule_changes);
+    const rulesLine = notes.length
+      ? [h("div", { class: "rules-line", id: "rules-line" }, t("table.rules_line", { rules: notes.join(" · ") }))]
+      : [];
     document
       .getElementById("scoreboard")
       .replaceChildren(
         row(seat, t("table.you")),
         row(1 - seat, state.opponentName()),
         h("div", { class: "score-info" }, info.join(" · ")),
+        ...rulesLine,
       );
   }
 
