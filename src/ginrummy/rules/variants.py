@@ -169,7 +169,7 @@ class Rules:
 
 def _name_of(rules: Rules) -> str:
     """The preset `rules` equal in every field but the name, else "custom"."""
-    presets = globals().get("PRESETS")
+    presets: dict[str, Rules] | None = globals().get("PRESETS")
     if presets is None:  # building the presets themselves
         return rules.preset_name
     for name, preset in presets.items():
