@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any, TypeVar
 import pytest
 import sqlalchemy as sa
 
-from ginrummy.service.ports import EventRow, GuestRow, MatchRow, SeatRow, StoreError
+from ginrummy.service.ports import EventRow, GuestRow, MatchRow, SeatRow, StoreBusy, StoreError
 from ginrummy.storage import SqlStore, downgrade, make_engine, migrate, normalize_url
 
 T = TypeVar("T")
@@ -20,7 +21,7 @@ T = TypeVar("T")
 
 @pytest.fixture(params=["sqlite", "sqlite-full", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """SQLite run on the event loop (synchronous=NORMAL), SQLite and PostgreSQL on the worker thread."""
+    """SQLite with synchronous=NORMAL and FULL, and PostgreSQL."""
     if request.param.startswith("sqlite"):
         suffix = "?full" if request.param == "sqlite-full" else ""
         yield f"sqlite:///{tmp_path / 'store.sqlite3'}{suffix}"
@@ -277,28 +278,77 @@ def test_a_failing_write_does_not_spoil_the_writes_batched_with_it(db_url: str) 
     assert [e.seq for e in run(db_url, lambda s: s.events("m1"))] == [1, 2, 3]
 
 
-def test_sqlite_commits_on_the_loop_unless_every_commit_waits_for_the_disk(tmp_path: Path) -> None:
-    normal = SqlStore(f"sqlite:///{tmp_path / 'a.sqlite3'}")
-    full = SqlStore(f"sqlite:///{tmp_path / 'b.sqlite3'}", sqlite_synchronous="FULL")
-    assert normal.inline and not full.inline
-    for store in (normal, full):
-        store.engine.dispose()
-
+def test_the_checkpoint_thread_copies_the_wal_into_the_database_file(tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite3"
 
-    async def body(store: SqlStore) -> tuple[int, int]:
-        # Commits never checkpoint themselves; the checkpointer thread copies the WAL within a second.
-        await _with_guests(store, *[f"guest-{i}" for i in range(300)])
-        before = path.stat().st_size
-        await asyncio.sleep(1.5)
-        return before, path.stat().st_size
+    async def body() -> tuple[int, int, int]:
+        # Checkpoints only when asked, so nothing but the request below copies the WAL.
+        store = SqlStore(f"sqlite:///{path}", checkpoint_interval=3600)
+        await store.start()
+        try:
+            # Commits never checkpoint themselves: the rows wait in the WAL until the thread copies them.
+            await _with_guests(store, *[f"guest-{i}" for i in range(300)])
+            before = path.stat().st_size
+            await asyncio.to_thread(store.checkpoint)  # returns once the thread has done one
+            return before, path.stat().st_size, path.with_name("c.sqlite3-wal").stat().st_size
+        finally:
+            await store.close()
 
-    before, after = run(f"sqlite:///{path}", body)
-    assert after > before
+    before, after, wal = asyncio.run(body())
+    assert after > before and wal > 0
     # Closing truncates the WAL: everything is in the database file.
     assert not path.with_name("c.sqlite3-wal").exists() or path.with_name("c.sqlite3-wal").stat().st_size == 0
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT count(*) FROM guests").fetchone() == (300,)
+
+
+def test_no_database_work_runs_on_the_event_loop(tmp_path: Path) -> None:
+    """Jobs run on the store's own threads, writes and reads apart, so the loop never waits on a lock."""
+    path = tmp_path / "t.sqlite3"
+
+    async def body(store: SqlStore) -> set[str]:
+        names: set[str] = set()
+
+        def where(conn: Any) -> None:
+            names.add(threading.current_thread().name)
+
+        await store._run(where)
+        await store._run(where, read=True)
+        assert threading.current_thread().name not in names
+        return names
+
+    assert run(f"sqlite:///{path}", body) == {"ginrummy-db-write", "ginrummy-db-read"}
+
+
+def test_a_job_that_cannot_get_the_lock_in_time_fails_busy_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "b.sqlite3"
+
+    async def body() -> tuple[list[Any], GuestRow | None]:
+        store = SqlStore(f"sqlite:///{path}", busy_timeout=0.3)
+        await store.start()
+        try:
+            await _with_guests(store, "g1")
+            outside = sqlite3.connect(path, isolation_level=None)
+            outside.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+            try:
+                outcomes = await asyncio.gather(
+                    store.create_guest(GuestRow("g2", "Two", 1.0)),
+                    store.rename_guest("g1", "Renamed"),
+                    return_exceptions=True,
+                )
+                found = await store.get_guest("g1")  # reads go on meanwhile
+            finally:
+                outside.execute("ROLLBACK")
+                outside.close()
+            assert await store.get_guest("g2") is None
+            await store.create_guest(GuestRow("g2", "Two", 1.0))  # the lock is gone: it works
+            return outcomes, found
+        finally:
+            await store.close()
+
+    outcomes, found = asyncio.run(body())
+    assert all(isinstance(o, StoreBusy) and o.retry_after > 0 for o in outcomes), outcomes
+    assert found is not None and found.name != "Renamed"
 
 
 def test_store_refuses_work_before_start(tmp_path: Path) -> None:

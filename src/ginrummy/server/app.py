@@ -23,6 +23,8 @@ from ..service import (
     ServiceConfig,
     ServiceError,
     Store,
+    StoreBusy,
+    StoreError,
     encodable,
 )
 from ..storage import SqlStore
@@ -72,7 +74,11 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        the_store = store or SqlStore(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+        the_store = store or SqlStore(
+            settings.database_url,
+            sqlite_synchronous=settings.sqlite_synchronous,
+            busy_timeout=settings.db_timeout,
+        )
         service = GameService(
             the_store,
             ServiceConfig(
@@ -117,6 +123,18 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         if isinstance(exc, RateLimited):
             response.headers["Retry-After"] = str(max(1, int(exc.retry_after)))
         return _with_cookie(request, response)
+
+    @app.exception_handler(StoreError)
+    async def _store_error(request: Request, exc: StoreError) -> Response:
+        if isinstance(exc, StoreBusy):
+            # The database is held by someone else: nothing was done; say when to come back.
+            response = _error(
+                503, "unavailable", "the server is busy; nothing was changed, try again shortly"
+            )
+            response.headers["Retry-After"] = str(max(1, round(exc.retry_after)))
+            return response
+        log.error("%s %s: the store failed: %s", request.method, request.url.path, exc)
+        return _error(500, "server_error", "the server failed to do this; nothing was changed")
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> Response:

@@ -22,6 +22,9 @@ Environment variables (all optional):
   ``0`` = no limit). A failed room join counts five. Behind a reverse proxy, run Uvicorn with
   ``--forwarded-allow-ips`` so the client's own address is seen.
 - ``GINRUMMY_MAX_MESSAGE``: largest WebSocket message accepted, in bytes (default 4096).
+- ``GINRUMMY_DB_TIMEOUT``: most seconds a database write or read may wait for its turn and its
+  lock (another process holding the SQLite file, a PostgreSQL row lock) before the request is
+  answered 503 with ``Retry-After`` and nothing changed (default 5).
 - ``GINRUMMY_SQLITE_SYNC``: SQLite ``synchronous`` mode: ``NORMAL`` (default; every committed
   action survives the process being killed) or ``FULL`` (also survives power loss; slower).
 - ``GINRUMMY_COOKIE_SECURE``: ``1`` to mark the guest cookie Secure (behind HTTPS).
@@ -91,6 +94,7 @@ class Settings:
     http_burst: int = 120
     max_message: int = 4096
     sqlite_synchronous: str = "NORMAL"
+    db_timeout: float = 5.0
     cookie_secure: bool = False
     allowed_origins: tuple[str, ...] = ()
     log_level: str = "info"
@@ -138,6 +142,7 @@ class Settings:
             http_burst=http_burst,
             max_message=max_message,
             sqlite_synchronous=sync,
+            db_timeout=_float(env, "GINRUMMY_DB_TIMEOUT", 5.0, minimum=0.1),
             cookie_secure=env.get("GINRUMMY_COOKIE_SECURE", "").strip().lower() in ("1", "true", "yes"),
             allowed_origins=tuple(
                 o.strip().rstrip("/").lower()

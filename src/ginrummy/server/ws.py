@@ -11,7 +11,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
-from ..service import GameService, error_message
+from ..service import GameService, StoreBusy, error_message
 from . import jsonin
 from .guards import origin_allowed
 from .limits import TokenBucket
@@ -24,6 +24,7 @@ COOKIE = "gr_guest"
 OUTBOX_LIMIT = 256  # queued messages a client may fall behind before it is dropped (it reconnects)
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_TRY_AGAIN = 1013
 
 
 class SocketConnection:
@@ -104,7 +105,11 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
             websocket, "forbidden", "no valid guest identity; open the home page first", CLOSE_FORBIDDEN
         )
         return
-    live = await service.get_live(match_id)
+    try:
+        live = await service.get_live(match_id)
+    except StoreBusy:
+        await _refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
+        return
     if live is None:
         await _refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
         return

@@ -14,7 +14,7 @@ from .errors import (
 )
 from .live import Connection, LiveMatch, SeatInfo, error_message
 from .platform import GameService, ServiceConfig, parse_rules
-from .ports import EventRow, GuestRow, MatchRow, SeatRow, Store, StoreError
+from .ports import EventRow, GuestRow, MatchRow, SeatRow, Store, StoreBusy, StoreError
 from .robots import LEVELS, resolve_level, robot_player
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "ServiceConfig",
     "ServiceError",
     "Store",
+    "StoreBusy",
     "StoreError",
     "TooLarge",
     "Unavailable",

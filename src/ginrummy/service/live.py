@@ -27,7 +27,7 @@ from ..rules import (
     seed_commitment,
 )
 from .errors import encodable
-from .ports import EventRow, MatchKind, MatchStatus, StoreError
+from .ports import EventRow, MatchKind, MatchStatus, StoreBusy, StoreError
 from .robots import QUICK_LEVELS, resolve_level, robot_player
 
 if TYPE_CHECKING:
@@ -408,6 +408,11 @@ class LiveMatch:
                 return "illegal_action", str(exc)
             try:
                 await self._accept(seat, action)
+            except StoreBusy as exc:
+                return (
+                    "unavailable",
+                    f"the server is busy; nothing changed, try again in {exc.retry_after:g} s",
+                )
             except StoreError:
                 log.exception("match %s: could not store an action", self.id)
                 return "server_error", "the move could not be saved; nothing changed, try again"

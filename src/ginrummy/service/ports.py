@@ -13,6 +13,7 @@ __all__ = [
     "MatchStatus",
     "SeatRow",
     "Store",
+    "StoreBusy",
     "StoreError",
 ]
 
@@ -22,6 +23,15 @@ MatchStatus = Literal["waiting", "playing", "over"]
 
 class StoreError(RuntimeError):
     """The store refused or failed an operation (a conflict, a lost connection)."""
+
+
+class StoreBusy(StoreError):
+    """The database could not take the work in time (another process holds a lock); nothing was
+    changed, and trying again after `retry_after` seconds is worth it."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True, slots=True)

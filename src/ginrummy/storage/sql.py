@@ -1,15 +1,19 @@
-"""The SQL store: SQLite by default, PostgreSQL by URL, with group commit.
+"""The SQL store: SQLite by default, PostgreSQL by URL, with group commit off the event loop.
 
-Database work is queued as jobs. All the jobs waiting are run in one transaction that commits
-once, then the coroutines that asked are woken: under load many actions share one commit, and
-each caller still resumes only after its own write is committed. A job that fails is retried
-alone so it cannot spoil its neighbours' commit.
+Database work is queued as jobs on two worker threads, one for writes and one for reads. The
+writer runs all the jobs waiting in one transaction that commits once, then wakes the coroutines
+that asked (one hop back to the event loop per batch): under load many actions share one commit,
+and each caller still resumes only after its own write is committed. A job that fails is retried
+alone so it cannot spoil its neighbours' commit. Reads have their own thread and connection, so
+a write waiting for a lock never holds them up (SQLite in WAL mode reads while another writes).
 
-PostgreSQL jobs run on one worker thread (network round trips must not block the event loop).
-SQLite jobs (synchronous=NORMAL) run on the event loop itself, flushed once per loop iteration:
-a WAL commit without fsync takes microseconds, less than handing the work to a thread and back
-under the GIL; the WAL checkpoints (the only fsyncs then) run on a background thread. With
-synchronous=FULL, where each commit waits for the disk, SQLite uses the worker thread too.
+Nothing waits for the database on the event loop, and no job waits long: a job not started
+within `busy_timeout` seconds of being asked for, or whose transaction cannot get its lock
+within what is left of that time (another process holding the SQLite file, a PostgreSQL row
+lock), fails with `StoreBusy` and has changed nothing; the caller says "try again shortly".
+
+With SQLite the WAL is copied back into the database file by a checkpoint thread (commits never
+checkpoint themselves), so a commit with synchronous=NORMAL does no fsync at all.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -32,7 +36,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.pool import StaticPool
 
-from ..service.ports import EventRow, GuestRow, MatchRow, SeatRow, StoreError
+from ..service.ports import EventRow, GuestRow, MatchRow, SeatRow, StoreBusy, StoreError
 from .schema import events, guests, match_seats, matches, settings
 
 __all__ = ["SqlStore", "downgrade", "make_engine", "migrate", "normalize_url"]
@@ -42,6 +46,11 @@ log = logging.getLogger("ginrummy.storage")
 T = TypeVar("T")
 _compact = json.JSONEncoder(separators=(",", ":")).encode  # one encoder, not a new one per action
 _HERE = Path(__file__).resolve().parent
+
+#: Seconds a job may wait for its turn and its lock before it fails with `StoreBusy`.
+BUSY_TIMEOUT = 5.0
+#: What a caller refused with `StoreBusy` is told to wait before trying again.
+RETRY_AFTER = 2.0
 
 
 def normalize_url(url: str) -> sa.URL:
@@ -55,22 +64,33 @@ def normalize_url(url: str) -> sa.URL:
 
 
 def make_engine(
-    url: str, *, sqlite_synchronous: str = "NORMAL", checkpoint_thread: bool = False
+    url: str,
+    *,
+    sqlite_synchronous: str = "NORMAL",
+    checkpoint_thread: bool = False,
+    busy_timeout: float = BUSY_TIMEOUT,
 ) -> sa.Engine:
     """An engine for `url`; SQLite files get WAL mode, foreign keys and the given `synchronous`.
 
     `checkpoint_thread`: commits never checkpoint the WAL themselves (a `_Checkpointer` does).
+    `busy_timeout`: how long a statement waits for a lock another connection holds.
     """
     parsed = normalize_url(url)
     if parsed.get_backend_name() != "sqlite":
         # hide_parameters: a failed insert must not write an action (a face-down card) into a log.
-        return sa.create_engine(parsed, pool_pre_ping=True, pool_size=4, hide_parameters=True)
+        return sa.create_engine(
+            parsed,
+            pool_pre_ping=True,
+            pool_size=4,
+            hide_parameters=True,
+            connect_args={"options": f"-c lock_timeout={max(1, round(busy_timeout * 1000))}"},
+        )
     if sqlite_synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
         raise ValueError(f"sqlite synchronous must be OFF, NORMAL, FULL or EXTRA, not {sqlite_synchronous!r}")
     memory = parsed.database in (None, "", ":memory:")
     engine = sa.create_engine(
         parsed,
-        connect_args={"check_same_thread": False, "timeout": 30},
+        connect_args={"check_same_thread": False, "timeout": busy_timeout},
         hide_parameters=True,
         # An in-memory database exists once per connection: share one.
         poolclass=StaticPool if memory else None,
@@ -93,33 +113,53 @@ def make_engine(
 
 
 class _Checkpointer:
-    """Copies the SQLite WAL back into the database file every second, off the event loop.
+    """Copies the SQLite WAL back into the database file every second, on its own thread.
 
     A PASSIVE checkpoint never blocks writers; the sqlite3 module releases the GIL while it
-    works, so its fsyncs cost the event loop nothing.
+    works, so its fsyncs cost the writer and the event loop nothing. `checkpoint()` asks for
+    one at once and returns when it is done (tests, and a store closing).
     """
 
     def __init__(self, path: str, interval: float = 1.0) -> None:
         self.path = path
         self.interval = interval
+        self.done = 0  # checkpoints completed
         self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._finished = threading.Condition()
         self._thread = threading.Thread(target=self._work, name="ginrummy-checkpoint", daemon=True)
         self._thread.start()
 
     def _work(self) -> None:
         conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
         try:
-            while not self._stop.wait(self.interval):
+            while not self._stop.is_set():
+                self._wake.wait(self.interval)
+                self._wake.clear()
+                if self._stop.is_set():
+                    break
                 try:
                     conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
                 except sqlite3.Error:
                     log.exception("WAL checkpoint failed")
+                with self._finished:
+                    self.done += 1
+                    self._finished.notify_all()
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
         finally:
             conn.close()
 
+    def checkpoint(self, timeout: float = 30.0) -> None:
+        """Have the thread copy the WAL into the database file now; return once it has."""
+        with self._finished:
+            wanted = self.done + 1
+            self._wake.set()
+            if not self._finished.wait_for(lambda: self.done >= wanted, timeout):
+                raise TimeoutError("the WAL checkpoint thread did not answer")
+
     def stop(self) -> None:
         self._stop.set()
+        self._wake.set()
         self._thread.join()
 
 
@@ -150,19 +190,33 @@ class _Job:
     fn: Callable[[sa.Connection], Any]
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future[Any]
+    deadline: float  # time.monotonic() after which the job is refused unstarted
     event: dict[str, Any] | None = None  # an events row: batched with its neighbours in one executemany
 
 
-def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.done():
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
+def _settle(outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
+    """On the event loop: hand every job of a batch its result (one wake-up for the batch)."""
+    for future, result, error in outcomes:
+        if future.done():
+            continue
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+
+def _busy(exc: BaseException) -> bool:
+    """Whether a database error says a lock could not be had in time (nothing was done)."""
+    orig = getattr(exc, "orig", exc)
+    if isinstance(orig, sqlite3.OperationalError):
+        text = str(orig).lower()
+        return "locked" in text or "busy" in text
+    return getattr(orig, "sqlstate", None) in ("55P03", "57014")  # lock_not_available, query_canceled
 
 
 def _store_error(exc: BaseException) -> BaseException:
+    if _busy(exc):
+        return StoreBusy("the database is busy; nothing was changed", RETRY_AFTER)
     if isinstance(exc, sa.exc.IntegrityError):
         return StoreError(f"conflict: {exc.orig}")
     if isinstance(exc, sa.exc.SQLAlchemyError):
@@ -170,8 +224,18 @@ def _store_error(exc: BaseException) -> BaseException:
     return exc
 
 
+@dataclass
+class _Lane:
+    """One worker thread with its own connection, running its queue's jobs in batches."""
+
+    name: str
+    queue: queue.SimpleQueue[_Job | None] = field(default_factory=queue.SimpleQueue)
+    thread: threading.Thread | None = None
+    conn: sa.Connection | None = None
+
+
 class SqlStore:
-    """The `Store` port on SQLAlchemy Core, with group commit on one worker thread."""
+    """The `Store` port on SQLAlchemy Core: group commit on a writer thread, reads on another."""
 
     def __init__(
         self,
@@ -179,25 +243,21 @@ class SqlStore:
         *,
         sqlite_synchronous: str = "NORMAL",
         batch_limit: int = 512,
-        inline: bool | None = None,
+        busy_timeout: float = BUSY_TIMEOUT,
+        checkpoint_interval: float = 1.0,
     ) -> None:
         self.url = url
-        if inline is None:
-            # With synchronous=FULL every commit waits for the disk: keep that off the event loop.
-            inline = (
-                normalize_url(url).get_backend_name() == "sqlite" and sqlite_synchronous.upper() != "FULL"
-            )
-        self.inline = inline
-        self.engine = make_engine(url, sqlite_synchronous=sqlite_synchronous, checkpoint_thread=inline)
+        self.checkpoint_interval = checkpoint_interval
+        self.busy_timeout = busy_timeout
+        sqlite = normalize_url(url).get_backend_name() == "sqlite"
+        self.engine = make_engine(
+            url, sqlite_synchronous=sqlite_synchronous, checkpoint_thread=sqlite, busy_timeout=busy_timeout
+        )
         self.batch_limit = batch_limit
-        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._pending: list[_Job] = []
+        self._writer = _Lane("ginrummy-db-write")
+        self._reader = _Lane("ginrummy-db-read")
         self._started = False
         self._checkpointer: _Checkpointer | None = None
-        # Inline mode keeps its one connection: checking one out of the pool and resetting it
-        # on return cost more than a WAL commit, for every batch.
-        self._conn: sa.Connection | None = None
         self._events_insert: tuple[str, tuple[str, ...] | None] | None = None
         self.commits = 0  # transactions committed (a batch counts once)
         self.jobs = 0
@@ -209,80 +269,88 @@ class SqlStore:
     # -- lifecycle -------------------------------------------------------------
 
     async def start(self) -> None:
-        """Apply migrations, then start the worker thread (or the SQLite checkpointer)."""
+        """Apply migrations, then start the worker threads (and the SQLite checkpointer)."""
         await asyncio.to_thread(migrate, self.engine)
+        database = self.engine.url.database
+        if self.engine.dialect.name == "sqlite" and database not in (None, "", ":memory:"):
+            self._checkpointer = _Checkpointer(str(database), self.checkpoint_interval)
+        for lane in (self._writer, self._reader):
+            if lane.thread is None:
+                lane.thread = threading.Thread(target=self._work, args=(lane,), name=lane.name, daemon=True)
+                lane.thread.start()
         self._started = True
-        if self.inline:
-            database = self.engine.url.database
-            if self.engine.dialect.name == "sqlite" and database not in (None, "", ":memory:"):
-                self._checkpointer = _Checkpointer(str(database))
-            self._conn = self.engine.connect()
-        elif self._thread is None:
-            self._thread = threading.Thread(target=self._work, name="ginrummy-db", daemon=True)
-            self._thread.start()
 
     async def close(self) -> None:
-        """Finish queued jobs, stop the worker and close the connections."""
-        if self._pending:
-            self._flush()
+        """Finish the queued jobs, stop the workers and close the connections."""
         self._started = False
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
-        if self._thread is not None:
-            self._queue.put(None)
-            await asyncio.to_thread(self._thread.join)
-            self._thread = None
+        for lane in (self._writer, self._reader):
+            if lane.thread is not None:
+                lane.queue.put(None)
+                await asyncio.to_thread(lane.thread.join)
+                lane.thread = None
         if self._checkpointer is not None:
             await asyncio.to_thread(self._checkpointer.stop)
             self._checkpointer = None
         self.engine.dispose()
 
+    def checkpoint(self) -> None:
+        """SQLite: copy the WAL into the database file now, on the checkpoint thread (blocking)."""
+        if self._checkpointer is not None:
+            self._checkpointer.checkpoint()
+
     def _run(
-        self, fn: Callable[[sa.Connection], T], event: dict[str, Any] | None = None
+        self, fn: Callable[[sa.Connection], T], event: dict[str, Any] | None = None, *, read: bool = False
     ) -> asyncio.Future[T]:
         if not self._started:
             raise StoreError("the store is not started")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        job = _Job(fn, loop, future, event)
-        if self.inline:
-            self._pending.append(job)
-            if len(self._pending) == 1:
-                loop.call_soon(self._flush)  # after everything ready now: one commit for all of it
-        else:
-            self._queue.put(job)
+        job = _Job(fn, loop, future, time.monotonic() + self.busy_timeout, event)
+        (self._reader if read else self._writer).queue.put(job)
         return future
 
-    def _flush(self) -> None:
-        batch, self._pending = self._pending, []
-        for start in range(0, len(batch), self.batch_limit):
-            self._run_batch(batch[start : start + self.batch_limit])
+    def _work(self, lane: _Lane) -> None:
+        try:
+            while True:
+                job = lane.queue.get()
+                if job is None:
+                    return
+                batch = [job]
+                stopping = False
+                while len(batch) < self.batch_limit:
+                    try:
+                        more = lane.queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stopping = True
+                        break
+                    batch.append(more)
+                self._run_batch(lane, batch)
+                if stopping:
+                    return
+        finally:
+            if lane.conn is not None:
+                lane.conn.close()
+                lane.conn = None
 
-    def _work(self) -> None:
-        while True:
-            job = self._queue.get()
-            if job is None:
+    def _run_batch(self, lane: _Lane, batch: list[_Job]) -> None:
+        now = time.monotonic()
+        late = [job for job in batch if job.deadline <= now]
+        if late:
+            # Waited their whole time for their turn: refused unstarted, nothing changed.
+            self._answer(
+                [
+                    (job, None, StoreBusy("the database is busy; nothing was changed", RETRY_AFTER))
+                    for job in late
+                ]
+            )
+            batch = [job for job in batch if job.deadline > now]
+            if not batch:
                 return
-            batch = [job]
-            stopping = False
-            while len(batch) < self.batch_limit:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stopping = True
-                    break
-                batch.append(more)
-            self._run_batch(batch)
-            if stopping:
-                return
-
-    def _run_batch(self, batch: list[_Job]) -> None:
         outcomes: list[tuple[Any, BaseException | None]]
         try:
-            with self._transaction() as conn:
+            with self._transaction(lane, min(job.deadline for job in batch) - now) as conn:
                 outcomes = []
                 rows: list[dict[str, Any]] = []
                 for job in batch:
@@ -298,29 +366,40 @@ class SqlStore:
                     self._insert_events(conn, rows)
             self.commits += 1
         except Exception as exc:
-            if len(batch) == 1:
-                outcomes = [(None, _store_error(exc))]
+            if len(batch) == 1 or _busy(exc):
+                # A lock that could not be had spoils no job: each is refused, none is retried.
+                outcomes = [(None, _store_error(exc))] * len(batch)
             else:
-                outcomes = [self._run_alone(job) for job in batch]
+                outcomes = [self._run_alone(lane, job) for job in batch]
         self.jobs += len(batch)
-        for job, (result, error) in zip(batch, outcomes, strict=True):
-            if self.inline:
-                _settle(job.future, result, error)
-                continue
+        self._answer([(job, result, error) for job, (result, error) in zip(batch, outcomes, strict=True)])
+
+    @staticmethod
+    def _answer(answers: list[tuple[_Job, Any, BaseException | None]]) -> None:
+        by_loop: dict[
+            asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any, BaseException | None]]
+        ] = {}
+        for job, result, error in answers:
+            by_loop.setdefault(job.loop, []).append((job.future, result, error))
+        for loop, outcomes in by_loop.items():
             # RuntimeError: the loop is closed, nobody is waiting any more.
             with contextlib.suppress(RuntimeError):
-                job.loop.call_soon_threadsafe(_settle, job.future, result, error)
+                loop.call_soon_threadsafe(_settle, outcomes)
 
     @contextlib.contextmanager
-    def _transaction(self) -> Iterator[sa.Connection]:
-        """A connection in a transaction that commits on leaving (rolls back on an error)."""
-        conn = self._conn
-        if conn is None:
-            with self.engine.begin() as conn:
-                yield conn
-            return
-        if conn.invalidated or conn.closed:
-            conn = self._conn = self.engine.connect()
+    def _transaction(self, lane: _Lane, wait: float) -> Iterator[sa.Connection]:
+        """The lane's connection in a transaction that commits on leaving (rolls back on an error).
+
+        `wait`: seconds the transaction may wait for a lock (SQLite's busy timeout for it).
+        """
+        conn = lane.conn
+        if conn is None or conn.invalidated or conn.closed:
+            conn = lane.conn = self.engine.connect()
+        if self.engine.dialect.name == "sqlite":
+            # The sqlite3 module is told the wait per batch: what is left of the oldest job's time.
+            conn.connection.dbapi_connection.execute(  # type: ignore[union-attr]
+                f"PRAGMA busy_timeout={max(1, int(wait * 1000))}"
+            )
         with conn.begin():
             yield conn
 
@@ -347,9 +426,9 @@ class SqlStore:
         finally:
             cursor.close()
 
-    def _run_alone(self, job: _Job) -> tuple[Any, BaseException | None]:
+    def _run_alone(self, lane: _Lane, job: _Job) -> tuple[Any, BaseException | None]:
         try:
-            with self._transaction() as conn:
+            with self._transaction(lane, job.deadline - time.monotonic()) as conn:
                 result = job.fn(conn)
             self.commits += 1
             return result, None
@@ -379,7 +458,7 @@ class SqlStore:
             row = conn.execute(sa.select(guests).where(guests.c.id == guest_id)).first()
             return GuestRow(row.id, row.name, row.created_at) if row is not None else None
 
-        return await self._run(job)
+        return await self._run(job, read=True)
 
     async def get_guests(self, guest_ids: list[str]) -> dict[str, GuestRow]:
         wanted = sorted(set(guest_ids))
@@ -391,7 +470,7 @@ class SqlStore:
                     found[row.id] = GuestRow(row.id, row.name, row.created_at)
             return found
 
-        return await self._run(job) if wanted else {}
+        return await self._run(job, read=True) if wanted else {}
 
     async def rename_guest(self, guest_id: str, name: str) -> None:
         def job(conn: sa.Connection) -> None:
@@ -411,14 +490,14 @@ class SqlStore:
             found = _load_matches(conn, matches.c.id == match_id)
             return found[0] if found else None
 
-        return await self._run(job)
+        return await self._run(job, read=True)
 
     async def get_match_by_code(self, code: str) -> MatchRow | None:
         def job(conn: sa.Connection) -> MatchRow | None:
             found = _load_matches(conn, matches.c.room_code == code)
             return found[0] if found else None
 
-        return await self._run(job)
+        return await self._run(job, read=True)
 
     async def take_seat(self, match_id: str, seat: int, guest_id: str) -> bool:
         def job(conn: sa.Connection) -> bool:
@@ -466,7 +545,7 @@ class SqlStore:
             )
             return [EventRow(r.seq, r.seat, json.loads(r.action)) for r in rows]
 
-        return await self._run(job)
+        return await self._run(job, read=True)
 
     async def finish_match(self, match_id: str, result: dict[str, Any], finished_at: float) -> None:
         text = json.dumps(result, separators=(",", ":"))
@@ -498,7 +577,7 @@ class SqlStore:
         if active_since is not None:
             played = sa.exists().where(events.c.match_id == matches.c.id, events.c.created_at >= active_since)
             where = sa.and_(where, sa.or_(matches.c.created_at >= active_since, played))
-        return await self._run(lambda conn: _load_matches(conn, where))
+        return await self._run(lambda conn: _load_matches(conn, where), read=True)
 
     async def matches_of(self, guest_id: str, limit: int = 100) -> list[MatchRow]:
         def job(conn: sa.Connection) -> list[MatchRow]:
@@ -507,7 +586,7 @@ class SqlStore:
             )
             return _load_matches(conn, matches.c.id.in_(ids), limit=limit)
 
-        return await self._run(job)
+        return await self._run(job, read=True)
 
 
 def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
