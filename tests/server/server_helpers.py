@@ -34,6 +34,9 @@ def test_settings(tmp_path: Path, **changes: Any) -> Settings:
         rate_per_second=1000.0,
         rate_burst=1000,
         http_per_minute=0.0,
+        sockets_per_address=10_000,
+        socket_open_rate=1000.0,
+        socket_open_burst=1000,
     )
     return dataclasses.replace(base, **changes)
 
@@ -52,8 +55,8 @@ def live_server(settings: Settings) -> Iterator[str]:
         create_app(settings),
         log_level="warning",
         lifespan="on",
-        ws_max_size=65536,
         loop="asyncio",
+        **settings.server_options(),  # as `ginrummy serve` runs it
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

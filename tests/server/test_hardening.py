@@ -158,3 +158,33 @@ def test_absurd_rules_are_refused_and_changed_rules_are_named_custom(host: str) 
         assert state["match"]["rule_changes"] == {"gin_bonus": 0}
 
     run(body)
+
+
+# -- names ---------------------------------------------------------------------------------------
+
+
+def test_invisible_and_robot_like_names_are_refused(host: str) -> None:
+    async def body() -> None:
+        guest = await new_guest(host)
+        refused = {
+            "\u3164": "invisible",  # Hangul filler: a letter that shows nothing
+            "\u3164\u3164 \u3164": "invisible",
+            "An\u200bna": "invisible",  # zero-width space inside
+            "\u2800": "invisible",  # Braille blank
+            "Ann\ufe0f": "invisible",  # variation selector
+            "...": "letter or a digit",
+            "Robot (expert)": "robot",
+            "R0bot (expert)": "robot",
+            "Rоbot": "robot",  # Cyrillic o
+            "Ｒｏｂｏｔ": "robot",  # fullwidth
+            "ROBOT  (novice)": "robot",
+            "Máy · Cao thủ": "robot",  # the robots' Vietnamese name at the table
+        }
+        for name, words in refused.items():
+            status, data = await guest.request("POST", "/api/me", {"name": name})
+            assert status == 400 and words in data["error"]["message"], (name, data)
+        for name in ("Nguyễn Văn An", "Maya", "Robert", "Bot\u00e9", "李小龍", "Ann 2"):
+            status, data = await guest.request("POST", "/api/me", {"name": name})
+            assert status == 200 and data["name"] == name, (name, data)
+
+    run(body)

@@ -102,3 +102,23 @@ def test_a_zero_rate_turns_the_limit_off() -> None:
     for _ in range(100):
         limiter.spend("a")
     assert not limiter.enabled and limiter.buckets == {}
+
+
+def test_forwarded_headers_are_believed_only_from_configured_proxies(tmp_path: Path) -> None:
+    def fresh_visits(address: str) -> list[int]:
+        statuses = []
+        with httpx.Client(base_url=f"http://{address}") as client:
+            for number in range(6):  # each one a new guest, each claiming another address
+                client.cookies.clear()
+                response = client.get("/api/me", headers={"X-Forwarded-For": f"203.0.113.{number}"})
+                statuses.append(response.status_code)
+        return statuses
+
+    limited = {"http_per_minute": 6.0, "http_burst": 4}
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+    with live_server(test_settings(tmp_path / "a", **limited)) as address:
+        assert fresh_visits(address)[4:] == [429, 429]  # by default the header changes nothing
+    proxy = test_settings(tmp_path / "b", **limited, forwarded_allow_ips=("127.0.0.1",))
+    with live_server(proxy) as address:
+        assert fresh_visits(address) == [200] * 6  # behind a listed proxy, each client is its own

@@ -18,6 +18,10 @@ def test_defaults_use_an_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
     assert settings.max_message == 4096 and settings.sqlite_synchronous == "NORMAL"
     assert settings.allowed_origins == () and not settings.cookie_secure
     assert (settings.http_per_minute, settings.http_burst) == (60, 120)
+    assert (settings.sockets_per_guest, settings.sockets_per_address) == (8, 64)
+    assert (settings.socket_open_rate, settings.socket_open_burst) == (2, 20)
+    assert settings.forwarded_allow_ips == () and settings.db_timeout == 5
+    assert settings.server_options()["proxy_headers"] is False  # no forwarded header is believed
 
 
 def test_every_variable_is_read() -> None:
@@ -36,6 +40,10 @@ def test_every_variable_is_read() -> None:
             "GINRUMMY_COOKIE_SECURE": "1",
             "GINRUMMY_ALLOWED_ORIGINS": "https://Cards.example/, http://localhost:8000",
             "GINRUMMY_LOG_LEVEL": "DEBUG",
+            "GINRUMMY_SOCKETS": "4/100",
+            "GINRUMMY_SOCKET_OPENS": "0.5/10",
+            "GINRUMMY_FORWARDED_ALLOW_IPS": "10.0.0.5, 192.168.0.0/16",
+            "GINRUMMY_DB_TIMEOUT": "2.5",
         }
     )
     assert settings.database_url == "postgresql+psycopg://u:p@db/gin" and settings.secret == "k" * 40
@@ -44,6 +52,11 @@ def test_every_variable_is_read() -> None:
     assert settings.max_message == 8192 and settings.sqlite_synchronous == "FULL" and settings.cookie_secure
     assert settings.allowed_origins == ("https://cards.example", "http://localhost:8000")
     assert settings.log_level == "debug" and (settings.http_per_minute, settings.http_burst) == (30, 7)
+    assert (settings.sockets_per_guest, settings.sockets_per_address) == (4, 100)
+    assert (settings.socket_open_rate, settings.socket_open_burst) == (0.5, 10) and settings.db_timeout == 2.5
+    assert settings.forwarded_allow_ips == ("10.0.0.5", "192.168.0.0/16")
+    assert settings.server_options()["proxy_headers"] is True
+    assert settings.server_options()["forwarded_allow_ips"] == "10.0.0.5,192.168.0.0/16"
     assert (
         Settings.from_env({"DATABASE_URL": "sqlite://", "GINRUMMY_HTTP_RATE_LIMIT": "0"}).http_per_minute == 0
     )
@@ -61,6 +74,10 @@ def test_every_variable_is_read() -> None:
         ("GINRUMMY_HTTP_RATE_LIMIT", "lots", "60/120"),
         ("GINRUMMY_HTTP_RATE_LIMIT", "-5/10", "positive"),
         ("GINRUMMY_MAX_MESSAGE", "10", "at least"),
+        ("GINRUMMY_SOCKETS", "many", "8/64"),
+        ("GINRUMMY_SOCKET_OPENS", "0/5", "positive"),
+        ("GINRUMMY_FORWARDED_ALLOW_IPS", "proxy.local", "addresses or networks"),
+        ("GINRUMMY_DB_TIMEOUT", "0", "at least"),
     ],
 )
 def test_bad_values_are_refused_with_the_variable_named(name: str, value: str, words: str) -> None:

@@ -34,9 +34,8 @@ def serve(
         host=host,
         port=port,
         log_level=level,
-        # The app answers frames over GINRUMMY_MAX_MESSAGE with an error; far larger ones are cut off here.
-        ws_max_size=max(65536, settings.max_message * 4),
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         timeout_graceful_shutdown=5,
+        **settings.server_options(),
     )

@@ -30,7 +30,7 @@ from ..service import (
 from ..storage import SqlStore
 from . import jsonin
 from .guards import BodyLimit, OriginCheck, SecurityHeaders
-from .limits import AddressLimiter
+from .limits import AddressLimiter, SocketGuard
 from .settings import Settings
 from .ws import match_socket
 
@@ -108,6 +108,14 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.state.settings = settings
     limiter = AddressLimiter(settings.http_per_minute, settings.http_burst)
     app.state.http_limiter = limiter
+    app.state.socket_guard = SocketGuard(
+        per_guest=settings.sockets_per_guest,
+        per_address=settings.sockets_per_address,
+        open_rate=settings.socket_open_rate,
+        open_burst=settings.socket_open_burst,
+        rate=settings.rate_per_second,
+        burst=settings.rate_burst,
+    )
 
     # -- errors ------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Rate limits: a token bucket per WebSocket connection, and per client address for HTTP calls."""
+"""Rate limits: token buckets per guest for WebSocket messages, per address for HTTP calls and socket openings."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from ..service import RateLimited
 
-__all__ = ["AddressLimiter", "TokenBucket"]
+__all__ = ["AddressLimiter", "SocketGuard", "TokenBucket"]
 
 
 class TokenBucket:
@@ -94,3 +94,74 @@ class AddressLimiter:
         """A penalty for `address` (it may leave the bucket in debt)."""
         if self.enabled:
             self._bucket(address).charge(cost)
+
+
+class SocketGuard:
+    """Match sockets, limited so one guest or address cannot crowd out the others.
+
+    - Opening: each address gets `open_burst` sockets at once, refilled at `open_rate` per second
+      (a page reconnecting now and then never notices; a flood of handshakes is refused early).
+    - Open at once: at most `per_guest` sockets per guest (its tabs) and `per_address` per address
+      (guests behind one home router or school network).
+    - Messages: one bucket per guest for all its sockets together, so more sockets never mean
+      more messages: `rate` per second, `burst` at once.
+    """
+
+    def __init__(
+        self,
+        *,
+        per_guest: int,
+        per_address: int,
+        open_rate: float,
+        open_burst: int,
+        rate: float,
+        burst: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_guest = per_guest
+        self.per_address = per_address
+        self.opens = AddressLimiter(open_rate * 60.0, open_burst, clock)
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.by_guest: dict[str, int] = {}
+        self.by_address: dict[str, int] = {}
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def may_open(self, address: str) -> str | None:
+        """Spend one opening for `address`; a refusal's reason when it has opened too many lately."""
+        try:
+            self.opens.spend(address)
+        except RateLimited as exc:
+            return f"too many connections opened from your address; try again in {exc.retry_after:g} s"
+        return None
+
+    def open(self, guest_id: str, address: str) -> str | None:
+        """Count a socket of `guest_id` from `address` as open, or say why it may not be."""
+        if self.by_guest.get(guest_id, 0) >= self.per_guest:
+            return f"this table is open in {self.per_guest} places already; close one and reload"
+        if self.by_address.get(address, 0) >= self.per_address:
+            return f"{self.per_address} tables are open from your address already"
+        self.by_guest[guest_id] = self.by_guest.get(guest_id, 0) + 1
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        if guest_id not in self.buckets:
+            self.buckets[guest_id] = TokenBucket(self.rate, self.burst, self.clock)
+        return None
+
+    def close(self, guest_id: str, address: str) -> None:
+        """A socket counted by `open` closed."""
+        for counts, key in ((self.by_guest, guest_id), (self.by_address, address)):
+            left = counts.get(key, 0) - 1
+            if left > 0:
+                counts[key] = left
+            else:
+                counts.pop(key, None)
+        if guest_id not in self.by_guest:
+            bucket = self.buckets.get(guest_id)
+            # A guest coming back before its bucket refilled keeps its debt (no reset by reconnecting).
+            if bucket is not None and (bucket.full or len(self.buckets) > AddressLimiter.PRUNE_AT):
+                del self.buckets[guest_id]
+
+    def bucket(self, guest_id: str) -> TokenBucket:
+        """The message bucket all of the guest's sockets share."""
+        return self.buckets[guest_id]

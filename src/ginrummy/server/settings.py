@@ -15,12 +15,20 @@ Environment variables (all optional):
   0 = no clock). A room may choose its own; matches against robots have none.
 - ``GINRUMMY_GRACE_SECONDS``: how long a disconnected person keeps the seat before a robot
   (``casual``) plays its moves until it comes back (default 30).
-- ``GINRUMMY_RATE_LIMIT``: WebSocket messages per second and burst per connection, ``RATE/BURST``
-  (default ``20/40``).
+- ``GINRUMMY_RATE_LIMIT``: WebSocket messages per second and burst per guest, all of its sockets
+  together, ``RATE/BURST`` (default ``20/40``).
+- ``GINRUMMY_SOCKETS``: most match sockets open at once per guest and per client address,
+  ``PER_GUEST/PER_ADDRESS`` (default ``8/64``).
+- ``GINRUMMY_SOCKET_OPENS``: match sockets a client address may open per second and at once,
+  ``RATE/BURST`` (default ``2/20``).
+- ``GINRUMMY_FORWARDED_ALLOW_IPS``: comma-separated addresses or networks (``10.0.0.5``,
+  ``10.0.0.0/8``, or ``*``) of reverse proxies whose ``X-Forwarded-For`` / ``X-Forwarded-Proto``
+  headers are believed. Default: none — every limit per address uses the address the connection
+  really comes from (behind a proxy, list the proxy here, or every visitor shares its limits).
 - ``GINRUMMY_HTTP_RATE_LIMIT``: HTTP calls that create or change something (new guests, matches,
   rooms, joins, renames, rematches) per client address, ``PER_MINUTE/BURST`` (default ``60/120``;
-  ``0`` = no limit). A failed room join counts five. Behind a reverse proxy, run Uvicorn with
-  ``--forwarded-allow-ips`` so the client's own address is seen.
+  ``0`` = no limit). A failed room join counts five. Behind a reverse proxy, set
+  ``GINRUMMY_FORWARDED_ALLOW_IPS`` so the client's own address is seen.
 - ``GINRUMMY_MAX_MESSAGE``: largest WebSocket message accepted, in bytes (default 4096).
 - ``GINRUMMY_DB_TIMEOUT``: most seconds a database write or read may wait for its turn and its
   lock (another process holding the SQLite file, a PostgreSQL row lock) before the request is
@@ -36,10 +44,12 @@ Environment variables (all optional):
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 __all__ = ["Settings", "SettingsError"]
 
@@ -78,6 +88,37 @@ def _http_limit(text: str) -> tuple[float, int]:
     return per_minute, burst
 
 
+def _pair(env: Mapping[str, str], name: str, default: str, meaning: str) -> tuple[float, float]:
+    """``A/B``: two positive numbers (the second a whole one)."""
+    text = env.get(name, "").strip() or default
+    first, _, second = text.partition("/")
+    try:
+        a, b = float(first), int(second)
+    except ValueError:
+        raise SettingsError(f"{name} must look like {default} ({meaning}), got {text!r}") from None
+    if not (a > 0 and b >= 1):
+        raise SettingsError(f"{name} must be positive ({meaning}), got {text!r}")
+    return a, float(b)
+
+
+def _networks(text: str) -> tuple[str, ...]:
+    """Comma-separated addresses or networks (or ``*``), checked."""
+    found = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        if item != "*":
+            try:
+                ipaddress.ip_network(item, strict=False)
+            except ValueError:
+                raise SettingsError(
+                    f"GINRUMMY_FORWARDED_ALLOW_IPS must list addresses or networks (10.0.0.5, 10.0.0.0/8) "
+                    f"or *, got {item!r}"
+                ) from None
+        found.append(item)
+    return tuple(found)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the app factory needs; `Settings.from_env()` reads the variables above."""
@@ -90,6 +131,11 @@ class Settings:
     grace_seconds: float = 30.0
     rate_per_second: float = 20.0
     rate_burst: int = 40
+    sockets_per_guest: int = 8
+    sockets_per_address: int = 64
+    socket_open_rate: float = 2.0
+    socket_open_burst: int = 20
+    forwarded_allow_ips: tuple[str, ...] = ()
     http_per_minute: float = 60.0
     http_burst: int = 120
     max_message: int = 4096
@@ -100,6 +146,21 @@ class Settings:
     log_level: str = "info"
     tune_gc: bool = False  # freeze start-up objects, rare full collections (set by `ginrummy serve`)
     static_dir: Path = field(default_factory=lambda: Path(__file__).resolve().parent / "static")
+
+    def server_options(self) -> dict[str, Any]:
+        """Uvicorn options that follow from the settings (`ginrummy serve` and the tests use them).
+
+        Forwarded headers are believed only from the configured proxies: Uvicorn's own default
+        believes them from 127.0.0.1, so anyone on the machine (or a local proxy passing the
+        header through) could pick the address every per-address limit counts.
+        """
+        trusted = self.forwarded_allow_ips
+        return {
+            "proxy_headers": bool(trusted),
+            "forwarded_allow_ips": ",".join(trusted) if trusted else "",
+            # The app answers frames over max_message with an error; far larger ones are cut off here.
+            "ws_max_size": max(65536, self.max_message * 4),
+        }
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -123,6 +184,8 @@ class Settings:
             ) from None
         if rate <= 0 or burst < 1:
             raise SettingsError(f"GINRUMMY_RATE_LIMIT must be positive, got {rate_text!r}")
+        sockets = _pair(env, "GINRUMMY_SOCKETS", "8/64", "per guest/per address")
+        opens = _pair(env, "GINRUMMY_SOCKET_OPENS", "2/20", "per second/burst")
         http_per_minute, http_burst = _http_limit(env.get("GINRUMMY_HTTP_RATE_LIMIT", "").strip() or "60/120")
         budget = env.get("GINRUMMY_ROBOT_BUDGET", "").strip()
         max_message = int(_float(env, "GINRUMMY_MAX_MESSAGE", 4096, minimum=256))
@@ -138,6 +201,11 @@ class Settings:
             grace_seconds=_float(env, "GINRUMMY_GRACE_SECONDS", 30.0),
             rate_per_second=rate,
             rate_burst=burst,
+            sockets_per_guest=int(sockets[0]),
+            sockets_per_address=int(sockets[1]),
+            socket_open_rate=opens[0],
+            socket_open_burst=int(opens[1]),
+            forwarded_allow_ips=_networks(env.get("GINRUMMY_FORWARDED_ALLOW_IPS", "")),
             http_per_minute=http_per_minute,
             http_burst=http_burst,
             max_message=max_message,

@@ -14,7 +14,7 @@ from starlette.websockets import WebSocket, WebSocketState
 from ..service import GameService, StoreBusy, error_message
 from . import jsonin
 from .guards import origin_allowed
-from .limits import TokenBucket
+from .limits import SocketGuard, TokenBucket
 
 __all__ = ["SocketConnection", "TokenBucket", "match_socket"]
 
@@ -25,6 +25,7 @@ OUTBOX_LIMIT = 256  # queued messages a client may fall behind before it is drop
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_TRY_AGAIN = 1013
+FLOOD_CLOSE = 200  # messages refused in a row before a socket is closed
 
 
 class SocketConnection:
@@ -91,7 +92,13 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     """/ws/<match_id>: only the two seated players may connect; each sees only its own seat."""
     service: GameService = websocket.app.state.service
     settings = websocket.app.state.settings
+    guard: SocketGuard = websocket.app.state.socket_guard
+    address = websocket.client.host if websocket.client is not None else "unknown"
     await websocket.accept()
+    refused = guard.may_open(address)
+    if refused is not None:
+        await _refuse(websocket, "rate_limited", refused, CLOSE_TRY_AGAIN)
+        return
     # A page on another site must not use a visitor's cookie to play for them.
     headers = websocket.headers
     if not origin_allowed(headers.get("origin"), headers.get("host", ""), settings.allowed_origins):
@@ -117,17 +124,29 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     if seat is None:
         await _refuse(websocket, "forbidden", "you are not seated at this table", CLOSE_FORBIDDEN)
         return
+    refused = guard.open(guest_id, address)
+    if refused is not None:
+        await _refuse(websocket, "too_many_sockets", refused, CLOSE_TRY_AGAIN)
+        return
     conn = SocketConnection(websocket)
     live.connect(seat, conn)
-    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    bucket = guard.bucket(guest_id)  # shared by all the guest's sockets
     limit = settings.max_message
     last_rate_error = 0.0
+    over = 0  # messages refused in a row
+    flooded = False
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
             if not bucket.take():
+                over += 1
+                if over > FLOOD_CLOSE:
+                    # Far past the limit and still sending: not a page, a flood. Reading it costs
+                    # the server for everyone; the socket is closed (a page would reconnect).
+                    flooded = True
+                    break
                 # One error per second at most: a flood must not make us flood back.
                 now = time.monotonic()
                 if now - last_rate_error >= 1.0:
@@ -139,6 +158,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                         )
                     )
                 continue
+            over = 0
             text = message.get("text")
             if text is None:
                 raw = message.get("bytes") or b""
@@ -162,8 +182,12 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     except Exception:
         log.exception("match %s: socket of seat %d failed", match_id, seat)
     finally:
+        guard.close(guest_id, address)
         live.disconnect(seat, conn)
         await conn.close()
+        if flooded:
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1008, reason="too many messages")
 
 
 async def _handle(live: Any, seat: int, text: str) -> str | None:

@@ -25,6 +25,7 @@ from ..rules import (
 from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull
 from .identity import new_guest_id, new_secret, sign_guest, verify_guest
 from .live import LiveMatch, SeatInfo
+from .names import imitates_robot, invisible_characters
 from .ports import GuestRow, MatchRow, SeatRow, Store, StoreError
 from .robots import LEVELS
 
@@ -80,14 +81,19 @@ def _parse_turn_seconds(value: Any, default: float | None, minimum: float) -> fl
 
 
 def clean_name(value: Any) -> str:
-    """A display name: trimmed, 1-24 characters, no control characters."""
+    """A display name: trimmed, 1-24 characters, nothing invisible, not passing for a robot."""
     if not isinstance(value, str):
         raise BadRequest("name must be a string")
-    name = " ".join(value.split())
+    name = unicodedata.normalize("NFC", " ".join(value.split()))
     if not 1 <= len(name) <= NAME_MAX:
         raise BadRequest(f"name must be 1 to {NAME_MAX} characters after trimming, got {len(name)}")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise BadRequest("name must not contain control characters")
+    hidden = invisible_characters(name)
+    if hidden:
+        raise BadRequest(f"name must not contain invisible or control characters ({', '.join(hidden[:3])})")
+    if not any(ch.isalnum() for ch in name):
+        raise BadRequest("name must contain a letter or a digit")
+    if imitates_robot(name):
+        raise BadRequest("name must not look like a robot's name")
     return name
 
 
