@@ -117,3 +117,18 @@ def test_oracle_bench_cheats_only_inside_its_own_run(capsys: pytest.CaptureFixtu
     assert "seeds 0-1: " in lines[0] and "x0.5" in lines[1]
     assert ExpertPlayer.danger is honest_danger and ExpertPlayer.read is honest_read
     assert bench.main(["--matches", "0"]) == 2
+
+
+def test_env_benchmark_compares_every_installed_library(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pettingzoo")
+    bench = _load("bench_env")
+    assert bench.main(["--seconds", "0.05", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "ours (raw_env)" in out and "ours (env, order-checked)" in out
+    for library, line in (("pyspiel", "ours/OpenSpiel pyspiel state"), ("rlcard", "ours/RLCard gin-rummy")):
+        try:
+            __import__(library)
+        except ImportError:
+            assert "not measured" in out
+        else:
+            assert line in out
