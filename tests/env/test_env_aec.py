@@ -265,3 +265,20 @@ def test_render_after_a_hand_shows_its_showdown() -> None:
             assert "shows" in text and "scores" in text and "Hand 1" in text
             return
     pytest.fail("no hand ended in a knock")
+
+
+def test_the_layout_names_every_entry_once() -> None:
+    layout = ObservationEncoder(2).layout
+    rows = layout.describe()
+    assert rows[0][1] == 0 and rows[-1][2] == layout.size
+    assert all(a[2] == b[1] for a, b in zip(rows, rows[1:], strict=False))
+    assert all("seat N" not in meaning for *_, meaning in rows)
+    match = new_match("hoyle", seed=12)
+    view = match.view(match.to_act)
+    obs, _ = ObservationEncoder(2).encode(view)
+    scalars = layout.scalar_values(obs)
+    assert list(scalars["phase"]) == [1.0, 0.0, 0.0, 0.0]
+    assert scalars["stock_count"] == np.float32(31 / 52) and scalars["to_act"] == 1.0
+    assert list(scalars["hand_sizes"]) == [np.float32(10 / 13)] * 2
+    assert list(scalars["dealer"]) == ([0.0, 1.0] if view.dealer != view.seat else [1.0, 0.0])
+    assert np.all(obs <= layout.high()) and np.all(obs >= 0)

@@ -238,10 +238,6 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
             return self.match.hand_view(seat, self._final_hand)
         return self.match.view(seat)
 
-    def action_of(self, index: int) -> str:
-        """The rules' text of action `index`, e.g. ``'discard 7H'``."""
-        return str(self.codec.action(index))
-
     # -- internals -------------------------------------------------------------
 
     def _hand_over(self, result: HandResult) -> None:

@@ -34,7 +34,6 @@ from ..rules import (
     Action,
     BigGin,
     Card,
-    CardSet,
     Discard,
     Draw,
     Knock,
@@ -463,11 +462,3 @@ class ObservationEncoder:
         for position in range(keep, len(pile)):
             buffer[base + pile[position]] = (position + 1) / 52
         state.written_pile = list(pile)
-
-
-def decode_cards(plane: npt.NDArray[np.float32]) -> CardSet:
-    """The cards marked (non-zero) in a 52-wide plane."""
-    mask = 0
-    for i in np.flatnonzero(plane):
-        mask |= 1 << int(i)
-    return CardSet.from_mask(mask)
