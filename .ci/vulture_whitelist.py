@@ -35,3 +35,4 @@ _.should_exit  # tests/server/server_helpers.py: Uvicorn's stop flag
 pytestmark  # tests/server/test_browser.py: pytest marks
 _.do_GET  # tests/test_infra.py: http.server callbacks
 _.log_message
+engine_check  # src/ginrummy/cli/engine_check_cmd.py: a Typer command
