@@ -3,6 +3,7 @@
 It sits above `bots` and `engine` (it seats both kinds of player), so neither imports it.
 """
 
+from .cluster import RayCluster, RayUnavailable
 from .matches import (
     ArenaSummary,
     MatchStats,
@@ -22,6 +23,8 @@ __all__ = [
     "ArenaSummary",
     "MatchStats",
     "PlayerSpec",
+    "RayCluster",
+    "RayUnavailable",
     "close_engines",
     "elo_difference",
     "make_spec_player",

@@ -21,6 +21,7 @@ from typing import Any
 from ..bots import Player, make_player
 from ..engine.host import EngineCrashed, EngineFailure, EnginePlayer
 from ..rules import Draw, IllegalActionError, Rules, new_match
+from .cluster import RayCluster
 
 __all__ = [
     "ArenaSummary",
@@ -543,6 +544,7 @@ def run_arena(
     timing: bool = True,
     mirrored: bool = False,
     on_match: Callable[[MatchStats, ArenaSummary], None] | None = None,
+    cluster: RayCluster | None = None,
 ) -> ArenaSummary:
     """Play `matches` matches of a against b and sum them up.
 
@@ -551,6 +553,7 @@ def run_arena(
     ``seed + j`` (so `matches` must be even), and the interval is paired over the deals. With
     ``workers > 1`` the matches run in that many processes; `on_match` is called in
     this process after each match (in completion order) with the running summary.
+    With a `cluster` the same matches run as Ray tasks there (`workers` is then unused).
     """
     if matches < 1:
         raise ValueError(f"matches must be at least 1, got {matches}")
@@ -569,14 +572,21 @@ def run_arena(
     )
     start = time.perf_counter()
     jobs = _jobs(spec_a, spec_b, rules_obj, matches, seed, timing, mirrored)
-    if workers == 1:
+
+    def take(stats: MatchStats) -> None:
+        summary.add(stats)
+        summary.elapsed = time.perf_counter() - start
+        if on_match is not None:
+            on_match(stats, summary)
+
+    if cluster is not None:
+        from .cluster import run_jobs_on_ray
+
+        run_jobs_on_ray(jobs, cluster, take, total=matches)
+    elif workers == 1:
         try:
             for job in jobs:
-                stats = _worker_match(job)
-                summary.add(stats)
-                summary.elapsed = time.perf_counter() - start
-                if on_match is not None:
-                    on_match(stats, summary)
+                take(_worker_match(job))
         finally:
             close_engines()
     else:
@@ -585,10 +595,7 @@ def run_arena(
         with ctx.Pool(workers, initializer=_worker_init) as pool:
             chunk = 1 if spec_a.is_engine or spec_b.is_engine else max(1, min(8, matches // (workers * 8)))
             for stats in pool.imap_unordered(_worker_match, jobs, chunksize=chunk):
-                summary.add(stats)
-                summary.elapsed = time.perf_counter() - start
-                if on_match is not None:
-                    on_match(stats, summary)
+                take(stats)
     summary.elapsed = time.perf_counter() - start
     return summary
 
@@ -603,6 +610,7 @@ def run_round_robin(
     mirrored: bool = False,
     on_pair: Callable[[ArenaSummary], None] | None = None,
     on_match: Callable[[MatchStats, ArenaSummary], None] | None = None,
+    cluster: RayCluster | None = None,
 ) -> dict[tuple[str, str], ArenaSummary]:
     """Every pair of `names` plays `matches` matches; keyed by (row label, column label)."""
     specs = [n if isinstance(n, PlayerSpec) else PlayerSpec(n) for n in names]
@@ -621,6 +629,7 @@ def run_round_robin(
                 rules=rules,
                 mirrored=mirrored,
                 on_match=on_match,
+                cluster=cluster,
             )
             table[(sa.label, sb.label)] = summary
             if on_pair is not None:

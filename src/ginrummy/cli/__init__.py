@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
 app = typer.Typer(
@@ -25,4 +27,6 @@ def _load_commands() -> None:
 def main() -> None:
     """Entry point of the `ginrummy` console script."""
     _load_commands()
-    app()
+    from .arena import optional_option_values
+
+    app(args=optional_option_values(sys.argv[1:]), prog_name="ginrummy")

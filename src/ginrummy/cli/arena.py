@@ -11,9 +11,35 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..arena import ArenaSummary, MatchStats, PlayerSpec, run_arena
+from ..arena import ArenaSummary, MatchStats, PlayerSpec, RayCluster, RayUnavailable, run_arena
 from ..arena.matches import ENGINE_PREFIX
 from . import app
+
+#: What `--ray` given without an address stands for (see `optional_option_values`).
+LOCAL_RAY = "local"
+
+
+def optional_option_values(argv: list[str]) -> list[str]:
+    """`argv` with a value after an option whose value may be left out (``--ray`` alone).
+
+    Typer options always take a value; ``ginrummy arena a b --ray`` means "this machine's
+    Ray", so a bare ``--ray`` (last, or followed by another option) gets the value ``local``.
+    As with any optional value, ``--ray ADDRESS`` takes the next word: put ``--ray`` last or
+    write ``--ray=ADDRESS``.
+
+    >>> optional_option_values(["arena", "a", "b", "--ray"])
+    ['arena', 'a', 'b', '--ray', 'local']
+    >>> optional_option_values(["arena", "--ray", "--workers", "2", "a", "b"])
+    ['arena', '--ray', 'local', '--workers', '2', 'a', 'b']
+    >>> optional_option_values(["arena", "a", "b", "--ray", "head:6379"])
+    ['arena', 'a', 'b', '--ray', 'head:6379']
+    """
+    out: list[str] = []
+    for i, word in enumerate(argv):
+        out.append(word)
+        if word == "--ray" and (i + 1 == len(argv) or argv[i + 1].startswith("-")):
+            out.append(LOCAL_RAY)
+    return out
 
 
 def _fail(message: str) -> typer.Exit:
@@ -47,11 +73,27 @@ def arena(
     time_budget: float | None = typer.Option(
         None, "--time-budget", help="Seconds per decision for our players."
     ),
+    ray: str | None = typer.Option(
+        None,
+        "--ray",
+        metavar="[ADDRESS]",
+        help=(
+            "Run the matches on Ray: --ray alone starts a private Ray on this machine with --workers "
+            "CPUs; --ray auto joins the cluster 'ray start' runs here; --ray HOST:6379 or "
+            "ray://HOST:10001 joins that one. Needs pip install 'ginrummy[ray]'."
+        ),
+    ),
+    stream: bool = typer.Option(
+        False,
+        "--stream",
+        help="Print each match as one JSON line on stdout as it finishes, then the summary as the last line.",
+    ),
 ) -> None:
     """Play matches between players and report win rates with 95% intervals.
 
     Seats alternate match by match and seeds are fixed, so a run can be repeated exactly;
-    with --mirrored each deal is played twice with the seats swapped.
+    with --mirrored each deal is played twice with the seats swapped. On a Ray cluster (--ray)
+    the same seeds give the same results as the local worker processes.
     """
     from ..bots import available_players
     from ..rules import PRESETS
@@ -81,15 +123,20 @@ def arena(
             raise _fail("--round-robin players must be distinct")
     elif len(names) != 2:
         raise _fail(f"give exactly two players (got {len(names)}), or use --round-robin")
+    cluster = None
+    if ray is not None:
+        address = None if ray in ("", LOCAL_RAY) else ray
+        cluster = RayCluster(address=address, num_cpus=workers if address is None and workers > 1 else None)
     specs = [PlayerSpec(n, time_budget=time_budget, time_limit=time_limit) for n in names]
     pairs = (
         [(a, b) for i, a in enumerate(specs) for b in specs[i + 1 :]]
         if round_robin
         else [(specs[0], specs[1])]
     )
-    # With --json, stdout carries the JSON object only; progress goes to stderr when it is a terminal.
-    console = Console(stderr=as_json)
-    show_progress = console.is_terminal or not as_json
+    # With --json or --stream, stdout carries JSON only; progress goes to stderr when it is a terminal.
+    machine = as_json or stream
+    console = Console(stderr=machine)
+    show_progress = console.is_terminal or not machine
     results: list[ArenaSummary] = []
     with Progress(
         TextColumn("{task.description}"),
@@ -99,12 +146,16 @@ def arena(
         TimeElapsedColumn(),
         console=console,
         disable=not show_progress,
-        transient=as_json,
+        transient=machine,
     ) as progress:
         for a, b in pairs:
             task = progress.add_task(f"{a.label} vs {b.label}", total=matches, rate="")
 
             def update(stats: MatchStats, summary: ArenaSummary, task: Any = task) -> None:
+                if stream:
+                    line = {"a": summary.a, "b": summary.b, **stats.to_json()}
+                    sys.stdout.write(json.dumps(line) + "\n")
+                    sys.stdout.flush()
                 lo, hi = summary.interval()
                 progress.update(
                     task,
@@ -123,11 +174,12 @@ def arena(
                         rules=rules,
                         mirrored=mirrored,
                         on_match=update,
+                        cluster=cluster,
                     )
                 )
-            except ValueError as exc:
+            except (ValueError, RayUnavailable) as exc:
                 raise _fail(str(exc)) from None
-    if as_json:
+    if machine:
         if round_robin:
             out: dict[str, Any] = {
                 "round_robin": [s.label for s in specs],
@@ -140,8 +192,16 @@ def arena(
             }
         else:
             out = results[0].to_json()
-        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.write(json.dumps({"summary": out} if stream else out) + "\n")
+        if not as_json:
+            _print_tables(console, specs, results, round_robin)
         return
+    _print_tables(console, specs, results, round_robin)
+
+
+def _print_tables(
+    console: Console, specs: list[PlayerSpec], results: list[ArenaSummary], round_robin: bool
+) -> None:
     if round_robin:
         console.print(_pairs_table(results))
         for summary in results:
