@@ -150,7 +150,7 @@ class _Conversation:
 
     def send_text(self, text: str, *, shown: str | None = None) -> None:
         """Write one line (a newline is added); `shown` replaces it in the log when it is huge."""
-        self.log.append(Exchange("host", self._now(), shown if shown is not None else text))
+        self.log.append(Exchange("host", self._now(), shown if shown is not None else _shorten(text)))
         stdin = self.process.stdin
         assert stdin is not None
         try:
@@ -231,7 +231,7 @@ class _Conversation:
             pass
 
 
-def _shorten(text: str, limit: int = 400) -> str:
+def _shorten(text: str, limit: int = 600) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
 
