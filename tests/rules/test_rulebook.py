@@ -55,6 +55,12 @@ def showdown(knocker: str, defender: str, rules: Rules | None = None) -> Showdow
     assert covered | result.defender_deadwood_cards | laid == d
     assert len(covered) + len(result.defender_deadwood_cards) + len(laid) == 10
     assert deadwood_points(result.defender_deadwood_cards) == result.defender_deadwood
+    # The points are the deadwood difference plus the bonus the outcome earns, which is told apart
+    # so that a table can show each part (20 + Gin 25).
+    played = rules if rules is not None else Rules()
+    bonus = {"gin": played.gin_bonus, "undercut": played.undercut_bonus}.get(result.outcome, 0)
+    assert result.bonus == bonus and result.to_json()["bonus"] == bonus
+    assert result.points == abs(result.defender_deadwood - result.knocker_deadwood) + bonus
     return result
 
 
@@ -304,6 +310,7 @@ def test_rules_md_5_big_gin_scores_31_plus_deadwood() -> None:
     defender = "KS KH KD 5S 6S 7S 8D 3D JC 2S"
     result = score_showdown(knocker, defender, Rules.preset("big_gin"))
     assert (result.outcome, result.scorer, result.points) == ("big_gin", "knocker", 54)
+    assert result.bonus == 31 and result.to_json()["bonus"] == 31
     assert result.layoffs == () and result.defender_deadwood == 23
     with pytest.raises(ShowdownError, match="Big Gin"):
         score_showdown(knocker, defender)

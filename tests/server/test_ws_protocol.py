@@ -190,7 +190,10 @@ def test_nobody_can_sit_in_or_read_another_seat(host: str) -> None:
         for label, cookie in attempts.items():
             table = await thief.connect(match_id, cookie=cookie)
             error = await table.recv()
-            assert error["type"] == "error" and error["code"] == "forbidden", label
+            # A cookie that proves nothing is no identity at all; a real guest is simply not seated.
+            expected = "not_seated" if label == "another guest's own cookie" else "no_guest"
+            assert error["type"] == "error" and error["code"] == expected, label
+            assert "join_url" not in error, label  # a robot match has no free seat to offer
             with pytest.raises(websockets.ConnectionClosed) as closed:
                 await table.recv()
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403, label
@@ -211,7 +214,8 @@ def test_a_third_person_cannot_join_a_full_room_or_its_socket(host: str) -> None
         status, data = await carol.join(a.state["match"]["room_code"])
         assert status == 409 and data["error"]["code"] == "room_full"
         table = await carol.connect(match_id)
-        assert (await table.recv())["code"] == "forbidden"
+        refused = await table.recv()
+        assert refused["code"] == "not_seated" and "join_url" not in refused  # the room is full
         # The seated players re-joining keep their own seats.
         for guest, seat in ((alice, 0), (bob, 1)):
             status, data = await guest.join(a.state["match"]["room_code"].lower())
@@ -254,9 +258,16 @@ def test_a_waiting_room_accepts_no_action_until_the_friend_joins(host: str) -> N
             "level": None,
             "connected": False,
             "autoplay": False,
+            "autoplay_at": None,
+            "timeouts": 0,
+            "invited": None,
         }
         await a.act({"type": "pass"})
         assert "waiting" in (await a.error())["message"]
+        # Someone sent the table's address instead of the room link is shown the way in: the link.
+        for cookie, code in ((None, "not_seated"), ("", "no_guest")):
+            refused = await (await bob.connect(created["match_id"], cookie=cookie)).recv()
+            assert refused["code"] == code and refused["join_url"] == created["url"], refused
         await bob.request("POST", "/api/me", {"name": "Bob"})
         status, _ = await bob.join(created["code"])
         assert status == 200

@@ -59,6 +59,8 @@ class Showdown:
     layoffs: tuple[Layoff, ...]
     knock_limit: int
     multiplier: int = 1
+    #: The bonus inside `points` before the multiplier: Gin, Big Gin or undercut (0 for a plain knock).
+    bonus: int = 0
 
     @property
     def laid_off(self) -> CardSet:
@@ -80,6 +82,7 @@ class Showdown:
             "layoffs": [layoff.to_json() for layoff in self.layoffs],
             "knock_limit": self.knock_limit,
             "multiplier": self.multiplier,
+            "bonus": self.bonus,
         }
 
 
@@ -125,6 +128,7 @@ def score_showdown(
             "big_gin",
             "knocker",
             rules.big_gin_bonus + defender_alone.deadwood,
+            rules.big_gin_bonus,
             arrangement,
             defender_alone,
             (),
@@ -143,6 +147,7 @@ def score_showdown(
             "gin",
             "knocker",
             rules.gin_bonus + defender_alone.deadwood,
+            rules.gin_bonus,
             candidates[0],
             defender_alone,
             (),
@@ -167,15 +172,17 @@ def score_showdown(
     if defender_dw < knocker_dw or (defender_dw == knocker_dw and rules.undercut_on_tie):
         outcome: Outcome = "undercut"
         scorer: Scorer | None = "defender"
-        points = knocker_dw - defender_dw + rules.undercut_bonus
+        bonus = rules.undercut_bonus
+        points = knocker_dw - defender_dw + bonus
     elif defender_dw == knocker_dw:
-        outcome, scorer, points = "tie", None, 0
+        outcome, scorer, points, bonus = "tie", None, 0, 0
     else:
-        outcome, scorer, points = "knock", "knocker", defender_dw - knocker_dw
+        outcome, scorer, points, bonus = "knock", "knocker", defender_dw - knocker_dw, 0
     return _final(
         outcome,
         scorer,
         points,
+        bonus,
         arrangement,
         defender_rest,
         layoff_objs,
@@ -190,6 +197,7 @@ def _final(
     outcome: Outcome,
     scorer: Scorer | None,
     points: int,
+    bonus: int,
     knocker: Arrangement,
     defender: Arrangement,
     layoffs: tuple[Layoff, ...],
@@ -211,4 +219,5 @@ def _final(
         layoffs=layoffs,
         knock_limit=limit,
         multiplier=multiplier,
+        bonus=bonus,
     )

@@ -185,6 +185,7 @@ def showdown_json(hand: Hand, scores_after: tuple[int, int]) -> dict[str, Any] |
             "layoffs": [layoff.to_json() for layoff in sd.layoffs],
             "knock_limit": sd.knock_limit,
             "multiplier": sd.multiplier,
+            "bonus": sd.bonus,
         }
     )
     return data

@@ -231,6 +231,17 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         )
         return {"code": code, "url": f"/r/{code}", "match_id": match_id}
 
+    @app.get("/api/rooms/{code}")
+    async def get_room(code: str, request: Request) -> dict[str, Any]:
+        _spend(request)
+        service = _service(request)
+        guest = await service.guest(service.guest_of_cookie(request.cookies.get(COOKIE)))
+        try:
+            return await service.room_info(guest, code)
+        except NotFound:
+            limiter.charge(_address(request), 4)  # as for joining: codes cannot be guessed at speed
+            raise
+
     @app.post("/api/rooms/{code}/join")
     async def join_room(code: str, request: Request, response: Response) -> dict[str, Any]:
         _spend(request)

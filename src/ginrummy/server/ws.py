@@ -82,9 +82,14 @@ class SocketConnection:
             await self.task
 
 
-async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
+async def _refuse(
+    websocket: WebSocket, code: str, message: str, close_code: int, *, join: str | None = None
+) -> None:
     with contextlib.suppress(Exception):
-        await websocket.send_text(error_message(code, message))
+        text = error_message(code, message)
+        if join is not None:
+            text = json.dumps({**json.loads(text), "join_url": join}, ensure_ascii=False)
+        await websocket.send_text(text)
         await websocket.close(code=close_code, reason=message[:120])
 
 
@@ -107,11 +112,6 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         )
         return
     guest_id = service.guest_of_cookie(websocket.cookies.get(COOKIE))
-    if guest_id is None:
-        await _refuse(
-            websocket, "forbidden", "no valid guest identity; open the home page first", CLOSE_FORBIDDEN
-        )
-        return
     try:
         live = await service.get_live(match_id)
     except StoreBusy:
@@ -120,9 +120,17 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     if live is None:
         await _refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
         return
-    seat = live.seat_of(guest_id)
+    seat = live.seat_of(guest_id) if guest_id is not None else None
     if seat is None:
-        await _refuse(websocket, "forbidden", "you are not seated at this table", CLOSE_FORBIDDEN)
+        # Say why, and the way in when there is one: a room still waiting for its second player
+        # can be joined through its link (whoever has the table's address was sent it by the host).
+        code, reason = (
+            ("no_guest", "this browser has no guest identity yet; open the room link or the home page")
+            if guest_id is None
+            else ("not_seated", "you are not seated at this table")
+        )
+        join = live.room_code if live.status == "waiting" and live.room_code else None
+        await _refuse(websocket, code, reason, CLOSE_FORBIDDEN, join=f"/r/{join}" if join else None)
         return
     refused = guard.open(guest_id, address)
     if refused is not None:
@@ -205,4 +213,12 @@ async def _handle(live: Any, seat: int, text: str) -> str | None:
             return error_message("bad_message", 'an action message needs an "action" object')
         refused = await live.act(seat, data["action"], data.get("version"))
         return error_message(*refused) if refused is not None else None
-    return error_message("bad_message", f'unknown message type {kind!r}; expected "action" or "ping"')
+    if kind == "react":
+        refused = live.react(seat, data.get("emote"))
+        return error_message(*refused) if refused is not None else None
+    if kind == "back":
+        live.back(seat)
+        return None
+    return error_message(
+        "bad_message", f'unknown message type {kind!r}; expected "action", "react", "back" or "ping"'
+    )

@@ -33,12 +33,27 @@ from .robots import QUICK_LEVELS, resolve_level, robot_player
 if TYPE_CHECKING:
     from .platform import GameService
 
-__all__ = ["Connection", "LiveMatch", "SeatInfo", "STANDIN_LEVEL", "SHOWDOWN_PAUSE"]
+__all__ = [
+    "Connection",
+    "LiveMatch",
+    "SeatInfo",
+    "STANDIN_LEVEL",
+    "SHOWDOWN_PAUSE",
+    "REACTIONS",
+    "TIMEOUTS_GONE",
+]
 
 log = logging.getLogger("ginrummy.service")
 
 STANDIN_LEVEL = "casual"  # plays for a disconnected or timed-out person
 SHOWDOWN_PAUSE = 8.0  # seconds the table shows a showdown before the next deal
+#: After this many turn clocks in a row run out, a player counts as gone: the stand-in robot plays
+#: for them at once (as for a player who left) until they say they are back or act again.
+TIMEOUTS_GONE = 2
+#: The quick reactions a player may send the other: a fixed set, so there is nothing to moderate.
+REACTIONS = ("hello", "good_luck", "nice", "wow", "oops", "thinking", "thanks", "gg")
+REACTION_RATE = 0.5  # reactions a second a seat may send on average...
+REACTION_BURST = 3  # ...and this many at once
 
 
 class Connection(Protocol):
@@ -56,6 +71,8 @@ class SeatInfo:
     guest_id: str | None = None
     level: str | None = None
     name: str | None = None
+    #: For an empty seat kept for someone (a rematch not accepted yet): that player's name.
+    invited: str | None = None
 
 
 # One encoder for every message: json.dumps with options builds a new one on each call.
@@ -114,6 +131,9 @@ class LiveMatch:
         self.closed = False
         self._players: dict[int, Player] = {}  # robots, and stand-ins for absent people
         self._quick: dict[int, bool] = {}  # seat -> its robot decides on the event loop
+        self.timeouts = [0, 0]  # turn clocks run out in a row, per seat
+        self._reaction_tokens = [float(REACTION_BURST)] * 2
+        self._reaction_time = [now, now]
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: tuple[int, int] | None = None  # (seat, version) of a robot move in progress
         self._tasks: set[asyncio.Task[None]] = set()
@@ -141,15 +161,20 @@ class LiveMatch:
         return self.seats[seat].kind == "robot" or bool(self.conns[seat])
 
     def autoplay(self, seat: int) -> bool:
-        """True when a stand-in robot plays for this absent person."""
+        """True when a stand-in robot plays for this person: gone past the grace period, or timed out."""
+        if self.kind != "room" or self.seats[seat].kind != "human":
+            return False
+        if self.timeouts[seat] >= TIMEOUTS_GONE:
+            return True
+        at = self.autoplay_at(seat)
+        return at is not None and self.clock() >= at
+
+    def autoplay_at(self, seat: int) -> float | None:
+        """When the stand-in robot takes over for this disconnected person (None while connected)."""
         since = self.disconnected_since[seat]
-        return (
-            self.kind == "room"
-            and self.seats[seat].kind == "human"
-            and not self.conns[seat]
-            and since is not None
-            and self.clock() >= since + self.service.config.grace_seconds
-        )
+        if self.kind != "room" or self.seats[seat].kind != "human" or self.conns[seat] or since is None:
+            return None
+        return since + self.service.config.grace_seconds
 
     def connect(self, seat: int, conn: Connection) -> None:
         """A seated player's socket opened: it gets the state at once; the other seat hears of it."""
@@ -158,6 +183,7 @@ class LiveMatch:
         self.last_activity = self.clock()
         if first:
             self.disconnected_since[seat] = None
+            self.timeouts[seat] = 0  # a player who opens the table again is at the keyboard
             self.broadcast()
             self.reschedule()
         else:
@@ -199,6 +225,9 @@ class LiveMatch:
                 "level": s.level,
                 "connected": self.connected(s.seat) if s.kind is not None else False,
                 "autoplay": self.autoplay(s.seat),
+                "autoplay_at": self.autoplay_at(s.seat),
+                "timeouts": self.timeouts[s.seat],
+                "invited": s.invited,
             }
             for s in self.seats
         ]
@@ -407,7 +436,7 @@ class LiveMatch:
             except IllegalActionError as exc:
                 return "illegal_action", str(exc)
             try:
-                await self._accept(seat, action)
+                await self._accept(seat, action, by_player=True)
             except StoreBusy as exc:
                 return (
                     "unavailable",
@@ -418,11 +447,46 @@ class LiveMatch:
                 return "server_error", "the move could not be saved; nothing changed, try again"
         return None
 
-    async def _accept(self, seat: int, action: Action) -> None:
+    def back(self, seat: int) -> None:
+        """The player says they are back after timing out: the stand-in robot stops playing for them."""
+        if self.timeouts[seat] == 0:
+            return
+        self.timeouts[seat] = 0
+        self.turn_started = max(self.turn_started, self.clock())  # a whole clock for the move at hand
+        self.broadcast()
+        self.reschedule()
+
+    def react(self, seat: int, emote: Any) -> tuple[str, str] | None:
+        """A quick reaction for the other player; returns (code, message) when refused."""
+        if emote not in REACTIONS:
+            return "bad_message", f"unknown reaction {emote!r}; send one of {', '.join(REACTIONS)}"
+        now = self.clock()
+        tokens = min(
+            float(REACTION_BURST),
+            self._reaction_tokens[seat] + (now - self._reaction_time[seat]) * REACTION_RATE,
+        )
+        self._reaction_time[seat] = now
+        if tokens < 1.0:
+            self._reaction_tokens[seat] = tokens
+            return "rate_limited", "too many reactions: wait a moment"
+        self._reaction_tokens[seat] = tokens - 1.0
+        text = _dumps({"type": "reaction", "seat": seat, "emote": emote})
+        for conns in self.conns:
+            for conn in list(conns):
+                conn.send_text(text)
+        return None
+
+    async def _accept(
+        self, seat: int, action: Action, *, by_player: bool = False, timed_out: bool = False
+    ) -> None:
         """Store, then apply and announce a checked action. Call with `lock` held."""
         seq = self.version + 1
         await self.service.store.append_event(self.id, EventRow(seq, seat, action.to_json()))
         result = self.match.apply(action, seat)
+        if by_player:
+            self.timeouts[seat] = 0
+        elif timed_out:
+            self.timeouts[seat] += 1
         self.version = seq
         now = self.last_activity = self.clock()
         self.turn_started = now + (SHOWDOWN_PAUSE if result is not None else 0.0)
@@ -450,24 +514,30 @@ class LiveMatch:
 
     # -- robots, the turn clock and absent players -----------------------------
 
-    def _move_at(self, seat: int) -> float | None:
-        """When the server should move for `seat` (robot, stand-in or clock), or None to wait."""
+    def _move_at(self, seat: int) -> tuple[float, bool] | None:
+        """When the server should move for `seat` (robot, stand-in or clock), or None to wait;
+        with True when that move is the turn clock running out on a person at the table."""
         config = self.service.config
         now = self.clock()
         info = self.seats[seat]
         if info.kind == "robot":
-            return now + config.robot_delay
+            return now + config.robot_delay, False
         if self.kind != "room" or not self.connected(1 - seat):
             return None  # nobody is kept waiting
-        times = []
-        if self.turn_seconds:
-            times.append(self.turn_started + self.turn_seconds)
+        if self.timeouts[seat] >= TIMEOUTS_GONE:
+            return now + config.robot_delay, False  # timed out again and again: treated as gone
+        present = bool(self.conns[seat])
+        times: list[tuple[float, bool]] = []
         since = self.disconnected_since[seat]
-        if since is not None and not self.conns[seat]:
-            times.append(since + config.grace_seconds)
+        if since is not None and not present:
+            times.append((since + config.grace_seconds, False))
+        if self.turn_seconds:
+            # The clock running out counts against a person at the table, not one who left.
+            times.append((self.turn_started + self.turn_seconds, present))
         if not times:
             return None
-        return max(min(times), now + config.robot_delay)
+        at, timed_out = min(times)
+        return max(at, now + config.robot_delay), timed_out
 
     def reschedule(self) -> None:
         """Arrange the next server-made move, if one is due; cancel a stale one."""
@@ -480,17 +550,20 @@ class LiveMatch:
         assert seat is not None
         if self._thinking == (seat, self.version):
             return
-        at = self._move_at(seat)
-        if at is None:
+        due = self._move_at(seat)
+        if due is None:
             return
+        at, timed_out = due
         loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(max(0.0, at - self.clock()), self._start_move, seat, self.version)
+        self._timer = loop.call_later(
+            max(0.0, at - self.clock()), self._start_move, seat, self.version, timed_out
+        )
 
-    def _start_move(self, seat: int, version: int) -> None:
+    def _start_move(self, seat: int, version: int, timed_out: bool = False) -> None:
         self._timer = None
         if self.closed:
             return
-        task = asyncio.get_running_loop().create_task(self._server_move(seat, version))
+        task = asyncio.get_running_loop().create_task(self._server_move(seat, version, timed_out))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -504,7 +577,7 @@ class LiveMatch:
             self._quick[seat] = resolve_level(level) in QUICK_LEVELS
         return player
 
-    async def _server_move(self, seat: int, version: int) -> None:
+    async def _server_move(self, seat: int, version: int, timed_out: bool = False) -> None:
         if self.version != version or self.match.to_act != seat or self.status != "playing":
             return
         player = self._player(seat)
@@ -530,7 +603,7 @@ class LiveMatch:
                 )
                 action = view.legal[0]
             try:
-                await self._accept(seat, action)
+                await self._accept(seat, action, timed_out=timed_out)
             except StoreError:
                 log.exception("match %s: could not store a robot move; retrying", self.id)
                 loop = asyncio.get_running_loop()

@@ -264,17 +264,49 @@ class GameService:
         async with live.lock:
             if live.seat_of(guest.id) is not None:
                 return live.id
-            if live.seats[1].kind is not None or live.status != "waiting":
+            if (
+                live.seats[1].kind is not None
+                or live.seats[1].invited is not None
+                or live.status != "waiting"
+            ):
                 raise RoomFull("this room is full: two players are seated already")
-            if not await self.store.take_seat(live.id, 1, guest.id):
+            if not await self._sit(live, 1, guest):
                 raise RoomFull("this room is full: two players are seated already")
-            live.seats[1] = SeatInfo(1, "human", guest.id, None, guest.name)
-            live.disconnected_since[1] = self.clock()
-            live.status = "playing"
-            live.turn_started = self.clock()
-            live.broadcast()
-            live.reschedule()
         return live.id
+
+    async def _sit(self, live: LiveMatch, seat: int, guest: GuestRow) -> bool:
+        """Seat `guest` in the free `seat` of a waiting match, which then starts. Call with `live.lock` held."""
+        if not await self.store.take_seat(live.id, seat, guest.id):
+            return False
+        live.seats[seat] = SeatInfo(seat, "human", guest.id, None, guest.name)
+        live.disconnected_since[seat] = self.clock()
+        live.status = "playing"
+        live.turn_started = self.clock()
+        live.broadcast()
+        live.reschedule()
+        return True
+
+    async def room_info(self, guest: GuestRow | None, code: str) -> dict[str, Any]:
+        """What the room link shows before joining: who invites, the rules, whether a seat is free."""
+        code = code.strip().upper()
+        row = await self.store.get_match_by_code(code) if code else None
+        if row is None:
+            raise NotFound(f"no room {code!r}")
+        live = await self.get_live(row.id)
+        if live is None:
+            raise NotFound(f"no room {code!r}")
+        host = live.seats[0]
+        seated = guest is not None and live.seat_of(guest.id) is not None
+        return {
+            "code": code,
+            "host": host.name,
+            "rules": live.match.rules.to_json(),
+            "turn_seconds": live.turn_seconds,
+            "status": live.status,
+            "full": live.status != "waiting" and not seated,
+            "seated": seated,
+            "match_id": live.id if seated else None,
+        }
 
     async def rematch(self, guest: GuestRow, match_id: str) -> str:
         """A new match with the same players and rules (one per finished match, whoever asks first)."""
@@ -285,23 +317,32 @@ class GameService:
             raise Forbidden("only the players of a match can ask for a rematch")
         if row.status != "over":
             raise NotFinished("the match is not over yet")
-        if row.rematch_id is not None:
-            return row.rematch_id
-        fresh = self._new_row(
-            kind=row.kind,
-            status="playing",
-            rules=row.rules,
-            turn_seconds=row.turn_seconds,
-            seats=row.seats,
-            rematch_of=row.id,
-        )
-        rematch_id = await self.store.set_rematch(row.id, fresh)
-        if rematch_id == fresh.id:
-            await self._load(fresh)
-        old = self.live.get(row.id)
-        if old is not None:
-            old.rematch_id = rematch_id
-            old.broadcast()
+        rematch_id = row.rematch_id
+        if rematch_id is None:
+            # Between two people the rematch waits until both have accepted: the one who asks sits
+            # down, the other's seat is kept for them. A robot always accepts.
+            ask = row.kind == "room"
+            fresh = self._new_row(
+                kind=row.kind,
+                status="waiting" if ask else "playing",
+                rules=row.rules,
+                turn_seconds=row.turn_seconds,
+                seats=tuple(SeatRow(s.seat) if ask and s.guest_id != guest.id else s for s in row.seats),
+                rematch_of=row.id,
+            )
+            rematch_id = await self.store.set_rematch(row.id, fresh)
+            if rematch_id == fresh.id:
+                await self._load(fresh)
+            old = self.live.get(row.id)
+            if old is not None:
+                old.rematch_id = rematch_id
+                old.broadcast()
+        live = await self.get_live(rematch_id)
+        if live is not None and live.status == "waiting" and live.seat_of(guest.id) is None:
+            seat = next(s.seat for s in row.seats if s.guest_id == guest.id)
+            async with live.lock:
+                if live.seat_of(guest.id) is None:
+                    await self._sit(live, seat, guest)
         return rematch_id
 
     # -- live matches ----------------------------------------------------------
@@ -340,11 +381,24 @@ class GameService:
                 raise StoreError(f"match {row.id}: stored event {event.seq} does not replay: {exc}") from None
         return match, len(events)
 
+    async def _invited(self, row: MatchRow) -> dict[int, str]:
+        """The names of the players a rematch still waits for, by seat (their seats are kept for them)."""
+        if row.status != "waiting" or row.rematch_of is None:
+            return {}
+        old = await self.store.get_match(row.rematch_of)
+        if old is None:
+            return {}
+        free = {s.seat for s in row.seats if s.guest_id is None and s.robot_level is None}
+        wanted = {s.seat: s.guest_id for s in old.seats if s.seat in free and s.guest_id is not None}
+        found = await self.store.get_guests(list(wanted.values())) if wanted else {}
+        return {seat: found[gid].name if gid in found else "Guest" for seat, gid in wanted.items()}
+
     async def _load(self, row: MatchRow, names: dict[str, str] | None = None) -> LiveMatch:
         match, version = await self._rebuild(row)
         wanted = [s.guest_id for s in row.seats if s.guest_id is not None and s.guest_id not in (names or {})]
         found = {g.id: g.name for g in (await self.store.get_guests(wanted)).values()} if wanted else {}
         names = {**(names or {}), **found}
+        invited = await self._invited(row)
         seats = []
         for s in row.seats:
             if s.guest_id is not None:
@@ -352,7 +406,7 @@ class GameService:
             elif s.robot_level is not None:
                 seats.append(SeatInfo(s.seat, "robot", None, s.robot_level, _robot_name(s.robot_level)))
             else:
-                seats.append(SeatInfo(s.seat))
+                seats.append(SeatInfo(s.seat, invited=invited.get(s.seat)))
         status = row.status
         if match.result is not None and status != "over":
             # The final action was stored but the crash came before the match was marked finished.
