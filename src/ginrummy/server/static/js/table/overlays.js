@@ -157,10 +157,7 @@ export class Overlays {
     }
     const rematch = h("button", { type: "button", class: "primary big", id: "rematch" }, t("end.rematch"));
     rematch.addEventListener("click", async () => {
-      if (m.rematch_id) {
-        location.assign(`/m/${encodeURIComponent(m.rematch_id)}`);
-        return;
-      }
+      // Asking and accepting are the same request: between two people the rematch starts when both did.
       rematch.disabled = true;
       try {
         const made = await api("POST", `/api/matches/${encodeURIComponent(state.matchId)}/rematch`);
