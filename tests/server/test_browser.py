@@ -496,7 +496,7 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
     theirs = int(page.inner_text("#final-theirs"))
     assert max(mine, theirs) >= 50
     title = page.inner_text("#end-title")
-    assert title == ("You win the match!" if mine > theirs else "Robot (novice) wins the match")
+    assert title == ("You win the match!" if mine > theirs else "Robot (Novice) wins the match")
     shot(page, artifacts_dir, "end.png")
 
     # The replay: every hand, move by move, with the deal verified in the browser.
@@ -594,7 +594,16 @@ def test_two_friends_play_a_hand_through_a_private_link(
     expect(host.locator("#waiting-link")).to_have_value(link, timeout=WAIT)
     shot(host, artifacts_dir, "room-waiting.png")
 
+    # The friend is told who invites them to what, and asked for a name before sitting down.
     guest.goto(link)
+    expect(guest.locator("#room-title")).to_have_text("Hana mời bạn chơi Gin Rummy", timeout=WAIT)
+    expect(guest.locator("#room-terms")).to_contain_text("120 giây mỗi nước", timeout=WAIT)
+    expect(guest.locator("#join-name")).to_be_focused(timeout=WAIT)
+    assert guest.input_value("#join-name") == ""
+    assert re.fullmatch(r"Khách \d+", guest.get_attribute("#join-name", "placeholder") or "")
+    shot(guest, artifacts_dir, "room-join-phone-vi.png")
+    guest.fill("#join-name", "Minh")
+    guest.click("#join-room")
     guest.wait_for_url(re.compile(r"/m/[^/?#]+$"))
     assert guest.url.rsplit("/", 1)[1] == host.url.rsplit("/", 1)[1]
     host.wait_for_selector("#waiting", state="detached")
@@ -605,6 +614,7 @@ def test_two_friends_play_a_hand_through_a_private_link(
     assert guest.evaluate("document.documentElement.lang") == "vi"
     expect(guest.locator("#sort-melds")).to_have_text("Phỏm", timeout=WAIT)
     expect(guest.locator("#opponent-name")).to_have_text("Hana", timeout=WAIT)
+    expect(host.locator("#opponent-name")).to_have_text("Minh", timeout=WAIT)
     label = guest.get_attribute("#hand .card", "aria-label") or ""
     assert re.fullmatch(r"(A|[2-9]|10|J|Q|K) (chuồn|rô|cơ|bích)", label), label
     # People play with a turn clock: the mover sees it by the status line, the other by the opponent's

@@ -10,6 +10,7 @@ import pytest
 
 from ginrummy.rules import PRESETS
 from ginrummy.rules.variants import RANGES
+from ginrummy.service.live import REACTIONS
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "ginrummy" / "server" / "static"
 LANGUAGES = ("en", "vi")
@@ -25,7 +26,14 @@ DYNAMIC_KEYS = (
     + [f"card.rank.{r}" for r in range(13)]
     + [f"card.suit.{s}" for s in range(4)]
     + [f"showdown.{o}" for o in ("void", "knock", "gin", "big_gin", "undercut", "tie")]
-    + [f"showdown.role.{r}" for r in ("knocker", "defender")]
+    + [f"showdown.role.{r}" for r in ("knocker", "defender", "gin", "big_gin")]
+    + [f"showdown.bonus.{o}" for o in ("gin", "big_gin", "undercut")]
+    + [f"reaction.{e}" for e in REACTIONS]
+    + [
+        f"table.fatal.{c}{part}"
+        for c in ("no_guest", "not_seated", "not_found", "forbidden")
+        for part in ("", ".title")
+    ]
     + [f"matches.status.{s}" for s in ("waiting", "playing", "over")]
     + [f"table.group_{g}" for g in ("run", "set", "deadwood")]
     + [f"table.sort_{m}" for m in ("melds", "suit", "rank")]
@@ -49,6 +57,8 @@ DYNAMIC_KEYS = (
             "not_found",
             "server_error",
             "generic",
+            "no_guest",
+            "not_seated",
         )
     ]
 )
@@ -67,8 +77,15 @@ def sources() -> dict[Path, str]:
     return {path: path.read_text(encoding="utf-8") for path in files}
 
 
+def plural_keys() -> set[str]:
+    """Keys asked for with a count (tn): the catalogue holds their plural forms."""
+    return {key for text in sources().values() for key in re.findall(r"""\btn\(\s*"([^"]+)\"""", text)}
+
+
 def keys_used() -> set[str]:
     keys: set[str] = set()
+    for key in plural_keys():
+        keys.update({f"{key}.one", f"{key}.other"})
     for path, text in sources().items():
         keys.update(re.findall(r"""\bt\(\s*"([^"]+)\"""", text))
         if path.suffix != ".html":
@@ -120,3 +137,21 @@ def test_pages_exist_and_load_only_local_modules() -> None:
         if path.suffix == ".js":
             for module in re.findall(r'from "(\.\.?/[^"]+)"', text):
                 assert (path.parent / module).is_file(), (path, module)
+
+
+def test_counts_go_through_plural_forms() -> None:
+    # "1 hands played" cannot happen: every count-bearing string has its plural forms, and no
+    # catalogue string with a count is asked for without one.
+    assert {"end.hands_played", "table.opponent_count", "replay.hand_count"} <= plural_keys()
+    for lang in LANGUAGES:
+        strings = catalogue(lang)
+        for key in plural_keys():
+            assert key not in strings, (lang, key)
+            assert "{n}" in strings[f"{key}.one"] and "{n}" in strings[f"{key}.other"], (lang, key)
+    assert catalogue("en")["end.hands_played.one"] == "{n} hand played:"
+
+
+def test_reactions_in_the_page_are_the_servers_set() -> None:
+    text = (STATIC / "js" / "table" / "reactions.js").read_text(encoding="utf-8")
+    block = text[text.index("export const EMOTES") : text.index("};")]
+    assert re.findall(r"^  (\w+):", block, re.M) == list(REACTIONS)

@@ -45,13 +45,14 @@ export async function api(method, path, body) {
   return data;
 }
 
-/** A message for an ApiError in the page's language, with the server's own words after it. */
+/**
+ * One message for an error, in the page's language, chosen by the error's stable code (the
+ * server's own English words are for logs and programs, never shown beside the translation).
+ */
 export function describeError(error) {
-  if (!(error instanceof ApiError)) return String(error && error.message ? error.message : error);
+  if (!(error instanceof ApiError)) return t("error.generic");
   const key = `error.${error.code}`;
-  if (!hasText(key)) return error.message;
-  const local = t(key);
-  return error.message && error.message !== local && error.code !== "network"
-    ? `${local} (${error.message})`
-    : local;
+  if (hasText(key)) return t(key);
+  const byStatus = `error.http_${error.status}`;
+  return hasText(byStatus) ? t(byStatus) : t("error.generic");
 }

@@ -55,6 +55,16 @@ export function t(key, params = {}) {
   });
 }
 
+/**
+ * The plural form of `key` for the count `n` (passed as `{n}` too): the catalogue holds
+ * "key.one", "key.other" … as the language's plural rules name them (Intl.PluralRules).
+ */
+export function tn(key, n, params = {}) {
+  const form = new Intl.PluralRules(lang).select(n);
+  const chosen = hasText(`${key}.${form}`) ? `${key}.${form}` : `${key}.other`;
+  return t(chosen, { ...params, n });
+}
+
 /** True when the catalogue has `key` (for optional strings such as server error codes). */
 export const hasText = (key) => key in catalogue || key in fallback;
 

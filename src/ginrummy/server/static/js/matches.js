@@ -1,11 +1,17 @@
 // My matches: every match of this guest, with a link back to the table or to the replay.
 import { api, describeError } from "./api.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
+import { guestName, robotName } from "./names.js";
 import { h, startPage } from "./ui.js";
 
 await startPage("matches");
 const list = document.getElementById("match-list");
 list.textContent = t("matches.loading");
+
+function opponentName(m) {
+  if (m.opponent_kind === "robot" && m.opponent_level) return robotName(m.opponent_level);
+  return m.opponent ? guestName(m.opponent) : t("matches.nobody");
+}
 
 function row(m) {
   const seat = m.seat ?? 0;
@@ -31,7 +37,7 @@ function row(m) {
     "li",
     { class: `match-row ${resultClass}`, dataset: { id: m.id } },
     h("div", { class: "when" }, formatDate(m.finished_at || m.created_at)),
-    h("div", { class: "who" }, t("matches.vs", { name: m.opponent || t("matches.nobody") })),
+    h("div", { class: "who" }, t("matches.vs", { name: opponentName(m) })),
     h("div", { class: "rules" }, preset ? t(`rules.${preset}`) : ""),
     h("div", { class: "score" }, `${formatNumber(scores[seat])} – ${formatNumber(scores[1 - seat])}`),
     h("div", { class: `result ${resultClass}` }, result),

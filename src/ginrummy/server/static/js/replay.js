@@ -1,9 +1,10 @@
 // Replay of a finished match: every hand move by move, all cards face up or from one seat, with showdowns.
 import { api, describeError } from "./api.js";
 import { cardBack, cardElement, cardText } from "./cards.js";
-import { formatNumber, t } from "./i18n.js";
+import { formatNumber, t, tn } from "./i18n.js";
 import { arrange } from "./melds.js";
 import { outcomeText, showdownPanel, verifyBlock } from "./showdown.js";
+import { playerName } from "./names.js";
 import { h, startPage } from "./ui.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -60,7 +61,7 @@ function names() {
   const players = (state.data && state.data.players) || [];
   return [0, 1].map((s) => {
     const p = players.find((x) => x.seat === s) || players[s];
-    return (p && p.name) || t("replay.seat", { n: s + 1 });
+    return (p && playerName(p)) || t("replay.seat", { n: s + 1 });
   });
 }
 
@@ -95,8 +96,8 @@ function seatView(frame, seat, moved) {
     const known = frame.known[seat];
     body.append(
       h("div", { class: "fan" }, Array.from({ length: cards.length - known.length }, () => cardBack({ classes: ["small"] }))),
-      known.length ? h("div", { class: "group known" }, known.map((c) => cardElement(c, { classes: ["small"] }))) : null,
     );
+    if (known.length) body.append(h("div", { class: "group known" }, known.map((c) => cardElement(c, { classes: ["small"] }))));
   } else {
     const arr = arrange(cards);
     const mark = (i) => {
@@ -104,12 +105,13 @@ function seatView(frame, seat, moved) {
       if (moved && el.dataset.card === moved) el.classList.add("new");
       return el;
     };
-    body.append(
-      ...arr.melds.map((m) => h("div", { class: "group meld" }, m.map(mark))),
-      arr.deadwood.length
-        ? h("div", { class: "group deadwood" }, h("span", { class: "group-label" }, t("table.group_deadwood", { n: arr.count })), arr.deadwood.map(mark))
-        : null,
-    );
+    // Element.append prints null as "null": only real children go in.
+    body.append(...arr.melds.map((m) => h("div", { class: "group meld" }, m.map(mark))));
+    if (arr.deadwood.length) {
+      body.append(
+        h("div", { class: "group deadwood" }, h("span", { class: "group-label" }, t("table.group_deadwood", { n: arr.count })), arr.deadwood.map(mark)),
+      );
+    }
   }
   const dealer = state.hands[state.hand].dealer === seat;
   return h(
@@ -120,7 +122,7 @@ function seatView(frame, seat, moved) {
       { class: "seat-head" },
       h("strong", { class: "seat-name" }, n[seat]),
       dealer ? h("span", { class: "badge" }, t("replay.dealer")) : null,
-      h("span", { class: "seat-kind" }, t("table.opponent_count", { n: cards.length })),
+      h("span", { class: "seat-kind" }, tn("table.opponent_count", cards.length)),
     ),
     body,
   );
@@ -375,17 +377,21 @@ try {
   document.getElementById("replay-summary").replaceChildren(
     h("span", { class: "badge" }, preset ? t(`rules.${preset}`) : ""),
     h("span", { id: "replay-result" }, `${winner} · ${formatNumber(scores[0])} – ${formatNumber(scores[1])}`),
-    h("span", {}, t("replay.hand_count", { n: data.hands.length })),
+    h("span", {}, tn("replay.hand_count", data.hands.length)),
   );
-  if (!state.hands.length) throw new Error(t("replay.empty"));
+  if (!state.hands.length) throw new Error("empty");
   controls();
   const m = /^#h(\d+)s(\d+)$/.exec(location.hash);
   if (m) go(Number(m[1]) - 1, Number(m[2]));
   else go(0, 0);
   document.addEventListener("keydown", onKey);
 } catch (error) {
-  const text =
-    error.code === "not_finished" ? t("replay.not_finished") : error.code === "not_found" ? t("replay.not_found") : describeError(error);
+  const known = { not_finished: "replay.not_finished", not_found: "replay.not_found" };
+  const text = known[error.code]
+    ? t(known[error.code])
+    : error.message === "empty"
+      ? t("replay.empty")
+      : describeError(error);
   document.getElementById("replay-board").replaceChildren(
     h(
       "div",

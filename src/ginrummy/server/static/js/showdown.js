@@ -31,6 +31,34 @@ export function outcomeText(sd, names) {
   return text.charAt(0).toLocaleUpperCase() + text.slice(1);
 }
 
+/** What the player did: knocked, went Gin or Big Gin, or defended. */
+function roleOf(sd, role) {
+  if (role === "knocker" && (sd.outcome === "gin" || sd.outcome === "big_gin")) return sd.outcome;
+  return role;
+}
+
+/**
+ * Each part of the hand's points, as the scorer earned them: "20 + Gin 25", "8 − 3 + undercut 25",
+ * "(12 − 4) × 2". Empty when nobody scored.
+ */
+export function pointsBreakdown(sd) {
+  if (!sd || sd.scorer === null || sd.scorer === undefined || !sd.points || !sd.deadwood) return "";
+  const knocker = sd.knocker;
+  const kd = sd.deadwood[knocker];
+  const dd = sd.deadwood[1 - knocker];
+  const bonus = sd.bonus || 0;
+  let text;
+  if (sd.outcome === "gin" || sd.outcome === "big_gin") {
+    text = `${formatNumber(dd)} + ${t(`showdown.bonus.${sd.outcome}`, { n: bonus })}`;
+  } else if (sd.outcome === "undercut") {
+    text = `${formatNumber(kd)} − ${formatNumber(dd)} + ${t("showdown.bonus.undercut", { n: bonus })}`;
+  } else {
+    text = `${formatNumber(dd)} − ${formatNumber(kd)}`;
+  }
+  if (sd.multiplier && sd.multiplier > 1) text = `(${text}) ${t("showdown.times", { n: sd.multiplier })}`;
+  return text;
+}
+
 function seatBlock(sd, seat, names, inText, role) {
   const melds = (sd.melds && sd.melds[seat]) || [];
   const dead = (sd.deadwood_cards && sd.deadwood_cards[seat]) || [];
@@ -55,7 +83,7 @@ function seatBlock(sd, seat, names, inText, role) {
       "div",
       { class: "sd-name" },
       h("strong", {}, names[seat]),
-      h("span", { class: "sd-role" }, t(`showdown.role.${role}`)),
+      h("span", { class: "sd-role" }, t(`showdown.role.${roleOf(sd, role)}`)),
       h("span", { class: "sd-deadwood" }, t("showdown.deadwood", { n: sd.deadwood ? sd.deadwood[seat] : deadPoints })),
     ),
     h(
@@ -158,14 +186,15 @@ export function showdownPanel(sd, { names, textNames, published, deal, targetSco
     }
   }
   if (sd && sd.scores) {
-    const mult = sd.multiplier && sd.multiplier > 1 ? ` ${t("showdown.multiplier", { n: sd.multiplier })}` : "";
+    const breakdown = pointsBreakdown(sd);
     panel.append(
       h(
         "p",
         { class: "sd-scores" },
         sd.scorer !== null && sd.scorer !== undefined && sd.points
-          ? h("span", { class: "sd-points" }, t("showdown.points", { name: inText[sd.scorer], points: sd.points }) + mult)
+          ? h("span", { class: "sd-points" }, t("showdown.points", { name: inText[sd.scorer], points: sd.points }))
           : null,
+        breakdown ? h("span", { class: "sd-breakdown", id: "sd-breakdown" }, `= ${breakdown}`) : null,
         h(
           "span",
           { class: "sd-totals" },

@@ -1,5 +1,6 @@
 // Page chrome shared by every page: header, language switch, deck option, toasts, small helpers.
 import { applyI18n, currentLanguage, initI18n, LANGUAGES, setLanguage, t } from "./i18n.js";
+import { sounds } from "./sound.js";
 
 const FOUR_COLOUR_KEY = "gr-four-colour";
 
@@ -51,6 +52,10 @@ function header(active) {
     localStorage.setItem(FOUR_COLOUR_KEY, deck.checked ? "1" : "0");
     applyDeck();
   });
+  const sound = h("input", { type: "checkbox", id: "sound-toggle", checked: sounds.enabled });
+  sound.addEventListener("change", () => {
+    sounds.enabled = sound.checked;
+  });
   return h(
     "div",
     { class: "bar" },
@@ -60,6 +65,12 @@ function header(active) {
       "div",
       { class: "settings" },
       h("label", { class: "deck-option", title: t("settings.four_colour_hint") }, deck, h("span", {}, t("settings.four_colour"))),
+      h(
+        "label",
+        { class: "deck-option sound-option", title: t("settings.sound_hint") },
+        sound,
+        h("span", {}, t("settings.sound")),
+      ),
       h("label", { class: "lang" }, h("span", { class: "sr-only" }, t("settings.language")), select),
     ),
   );
@@ -70,11 +81,26 @@ export async function startPage(active) {
   await initI18n();
   applyDeck();
   const top = document.getElementById("top");
-  if (top) top.replaceChildren(header(active));
+  if (top) {
+    top.replaceChildren(header(active));
+    // Overlays start below the header, so its links stay in reach (My matches, the language).
+    const measure = () => document.documentElement.style.setProperty("--top-h", `${top.offsetHeight}px`);
+    measure();
+    new ResizeObserver(measure).observe(top);
+  }
+  registerServiceWorker();
   applyI18n();
   if (!document.getElementById("toast")) {
     document.body.append(h("div", { id: "toast", class: "toast", role: "status", "aria-live": "polite" }));
   }
+}
+
+/** The installable app: a service worker keeps the shell for a quick start and an offline page. */
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {
+    // Not installable here (a private window, a policy): the site works as before.
+  });
 }
 
 let toastTimer = null;

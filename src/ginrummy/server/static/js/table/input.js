@@ -36,6 +36,7 @@ export class Input {
       });
     }
     document.getElementById("actions").addEventListener("click", (e) => this.onActionClick(e));
+    document.getElementById("status").addEventListener("click", (e) => this.onActionClick(e));
     document.getElementById("sort").addEventListener("click", (e) => {
       const chip = e.target.closest("[data-sort]");
       if (chip) this.setSort(chip.dataset.sort);
@@ -171,6 +172,7 @@ export class Input {
       discard: () => this.discard(),
       knock: () => this.knock(),
       "big-gin": () => this.bigGin(),
+      back: () => this.socket.sendMessage({ type: "back" }),
     }[button.dataset.action];
     if (run) run();
   }

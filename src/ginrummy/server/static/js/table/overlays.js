@@ -1,7 +1,7 @@
 // What covers the table for a while: the showdown of a finished hand, the wait for a friend,
 // the end of the match, and the page shown when the table cannot be opened at all.
 import { api, describeError } from "../api.js";
-import { formatNumber, t } from "../i18n.js";
+import { formatNumber, t, tn } from "../i18n.js";
 import { showdownPanel } from "../showdown.js";
 import { copyText, h, toast } from "../ui.js";
 
@@ -102,6 +102,26 @@ export class Overlays {
       return;
     }
     if (existing) return;
+    const invited = (m.players || []).find((p) => p.invited);
+    if (invited) {
+      // A rematch asked for: the friend's seat is kept until they accept.
+      const name = this.state.player(invited.seat).invited;
+      this.table.append(
+        h(
+          "div",
+          { class: "overlay", id: "waiting", role: "dialog", "aria-labelledby": "waiting-title" },
+          h(
+            "div",
+            { class: "overlay-box small" },
+            h("h2", { id: "waiting-title" }, t("table.waiting_rematch", { name })),
+            h("p", {}, t("table.waiting_rematch_hint", { name })),
+            h("div", { class: "spinner", "aria-hidden": "true" }),
+            h("div", { class: "overlay-actions" }, h("a", { class: "button", href: "/" }, t("nav.home"))),
+          ),
+        ),
+      );
+      return;
+    }
     const link = m.room_code
       ? new URL(`/r/${encodeURIComponent(m.room_code)}`, location.origin).href
       : sessionStorage.getItem(`gr-room-${this.state.matchId}`);
@@ -198,12 +218,14 @@ export class Overlays {
           ),
           h(
             "p",
-            {},
-            t("end.hands", { n: r.hands_played, mine: r.hands_won[seat], theirs: r.hands_won[1 - seat] }),
+            { id: "end-hands" },
+            tn("end.hands_played", r.hands_played),
+            " ",
+            t("end.hands_won", { mine: r.hands_won[seat], theirs: r.hands_won[1 - seat] }),
           ),
           bonuses.length ? h("ul", { class: "bonuses" }, bonuses.map((b) => h("li", {}, b))) : null,
           m.rematch_id && state.player(1 - seat).kind === "human"
-            ? h("p", { class: "rematch-ready" }, t("end.rematch_ready", { name: state.opponentName() }))
+            ? h("p", { class: "rematch-ready", id: "rematch-asked" }, t("end.rematch_asked", { name: state.opponentName() }))
             : null,
           h(
             "div",
@@ -222,15 +244,31 @@ export class Overlays {
     rematch.focus();
   }
 
-  /** The table cannot be opened: say why instead of the table. */
-  showFatal(text) {
+  /**
+   * The table cannot be opened: say why (by the refusal's code) instead of the table, and offer
+   * the way in: the room's link when it still has a free seat, else home or My matches.
+   */
+  showFatal(code, joinUrl) {
+    const known = ["no_guest", "not_seated", "not_found"].includes(code) ? code : "forbidden";
+    const title = joinUrl ? t("table.join_title") : t(`table.fatal.${known}.title`);
+    const text = joinUrl ? t("table.join_text") : t(`table.fatal.${known}`);
+    const actions = [];
+    if (joinUrl) {
+      actions.push(h("a", { class: "button primary big", id: "fatal-join", href: joinUrl }, t("table.join")));
+    }
+    if (known === "not_found") {
+      actions.push(h("a", { class: "button", id: "fatal-matches", href: "/matches" }, t("nav.matches")));
+    }
+    actions.push(
+      h("a", { class: joinUrl ? "button" : "button primary", id: "fatal-home", href: "/" }, t("table.fatal.home")),
+    );
     this.table.replaceChildren(
       h(
         "div",
-        { class: "panel center-panel" },
-        h("h2", {}, t("table.cannot_open")),
+        { class: "panel center-panel fatal", dataset: { code: known } },
+        h("h2", { id: "fatal-title" }, title),
         h("p", { id: "fatal" }, text),
-        h("a", { class: "button", href: "/" }, t("nav.home")),
+        h("div", { class: "overlay-actions centered" }, actions),
       ),
     );
   }

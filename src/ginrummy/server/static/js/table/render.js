@@ -2,7 +2,7 @@
 // the action buttons, the status line and the clocks. It reads the state and never changes it;
 // buttons carry a data-action that the input module handles.
 import { cardBack, cardElement, cardText } from "../cards.js";
-import { formatNumber, t } from "../i18n.js";
+import { formatNumber, t, tn } from "../i18n.js";
 import { minDeadwood } from "../melds.js";
 import { ruleNotes } from "../rules.js";
 import { h } from "../ui.js";
@@ -16,6 +16,13 @@ export class Board {
     this.socket = socket;
     this.table = document.getElementById("table");
     this.noteTimer = null;
+    this.stopped = false;
+  }
+
+  /** The table was closed for good: nothing is drawn into it any more. */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.noteTimer);
   }
 
   /** Draw everything from the latest state, keeping the keyboard focus where it was. */
@@ -23,7 +30,7 @@ export class Board {
     const { state } = this;
     const m = state.match;
     const v = state.view;
-    if (!m) return;
+    if (!m || this.stopped) return;
     const focused = document.activeElement;
     const focusKey =
       focused && (focused.dataset.card ? `card:${focused.dataset.card}` : focused.id ? `id:${focused.id}` : null);
@@ -102,29 +109,35 @@ export class Board {
       );
   }
 
-  /** The turn clock beside the seat to act, when the match has one. */
+  /**
+   * The turn clock beside the seat to act, when the match has one; none when a robot will step in
+   * for that seat first (its player left): then the grace countdown is what counts.
+   */
   clockElement(seat) {
     const { state } = this;
     const m = state.match;
     if (!m || !m.turn_deadline || m.status !== "playing") return null;
     const v = state.view;
     if ((seat === state.seat) !== state.myTurn() || !v || v.phase === "over") return null;
+    const p = state.player(seat);
+    if (p.autoplay || (p.autoplay_at && p.autoplay_at < m.turn_deadline)) return null;
     return h("span", {
       class: "clock",
       id: seat === state.seat ? "my-clock" : "their-clock",
       "aria-label": t("table.clock"),
+      dataset: { deadline: m.turn_deadline },
     });
   }
 
-  /** Count the clocks down (called a few times a second). */
+  /** Count the clocks down (called a few times a second): every element with a data-deadline. */
   updateClocks() {
-    const m = this.state.match;
-    for (const el of document.querySelectorAll(".clock")) {
-      if (!m || !m.turn_deadline) continue;
-      const left = Math.max(0, Math.ceil(m.turn_deadline - Date.now() / 1000));
+    for (const el of document.querySelectorAll("#table [data-deadline]")) {
+      const left = Math.max(0, Math.ceil(Number(el.dataset.deadline) - Date.now() / 1000));
       const mm = Math.floor(left / 60);
       const ss = String(left % 60).padStart(2, "0");
-      el.textContent = `${mm}:${ss}`;
+      const text = `${mm}:${ss}`;
+      const target = el.querySelector(".time") || el;
+      if (target.textContent !== text) target.textContent = text;
       el.classList.toggle("low", left <= 10);
     }
   }
@@ -163,12 +176,21 @@ export class Board {
           ? null
           : h("span", { class: "badge warn", id: "opponent-offline" }, t("table.disconnected")),
         p.autoplay ? h("span", { class: "badge", id: "opponent-autoplay" }, t("table.autoplay")) : null,
+        !p.autoplay && p.autoplay_at && state.match.status === "playing"
+          ? h(
+              "span",
+              { class: "badge grace", id: "opponent-grace", dataset: { deadline: p.autoplay_at } },
+              t("table.robot_in"),
+              " ",
+              h("span", { class: "time" }),
+            )
+          : null,
         turn ? h("span", { class: "badge turn" }, t("table.their_turn")) : null,
         this.clockElement(seat),
       ),
       h(
         "div",
-        { class: "opp-cards", "aria-label": t("table.opponent_count", { n: count }) },
+        { class: "opp-cards", "aria-label": tn("table.opponent_count", count) },
         h(
           "div",
           { class: "fan", id: "opponent-count", dataset: { count } },
@@ -383,6 +405,16 @@ export class Board {
         text = state.knockCards().length ? t("table.your_discard_knock") : t("table.your_discard");
     } else if (v.phase === "offer") text = t("table.their_offer", { name: state.opponentName() });
     else text = t("table.their_turn_named", { name: state.opponentName() });
+    if (m.status === "playing" && state.iAmAway()) {
+      // The clock ran out on this player again and again: a robot plays until they say they are back.
+      status.replaceChildren(
+        h("span", { class: "status-text", id: "away-text" }, t("table.away")),
+        h("button", { type: "button", class: "primary", id: "im-back", dataset: { action: "back" } }, t("table.im_back")),
+      );
+      status.classList.add("mine");
+      this.renderLastMoves();
+      return;
+    }
     status.replaceChildren(
       ...[h("span", { class: "status-text" }, text), this.clockElement(state.seat)].filter(Boolean),
     );

@@ -35,11 +35,21 @@ export class TableState {
     this.handNumber = null; // the hand on the table, to spot a new deal
     this.previousHand = [];
     this.newCard = null; // the card just drawn, to mark it
+    this.timedOut = []; // seats whose turn clock ran out with the latest message
   }
 
   /** Take a new state message; returns true when it deals a new hand. */
   update(message) {
+    const before = this.message;
     this.message = message;
+    // Seats whose turn clock has just run out (the server moved for them): both players are told.
+    this.timedOut = [];
+    if (before && before.match && message.match) {
+      for (const p of message.match.players || []) {
+        const old = (before.match.players || []).find((x) => x.seat === p.seat);
+        if (old && (p.timeouts || 0) > (old.timeouts || 0)) this.timedOut.push(p.seat);
+      }
+    }
     const v = message.view;
     const m = message.match;
     if (v && m && m.commitment && v.phase !== "over" && !this.commitments[v.hand_number]) {
@@ -131,6 +141,12 @@ export class TableState {
 
   myTurn() {
     return this.legal.length > 0;
+  }
+
+  /** True when this player let the turn clock run out again and again: a robot plays for them. */
+  iAmAway() {
+    const me = ((this.match && this.match.players) || []).find((p) => p.seat === this.seat);
+    return Boolean(me && me.autoplay && me.timeouts > 0);
   }
 
   /** The player in `seat`, with a name to show (an empty seat reads "Waiting for a player"). */
