@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import mimetypes
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -47,7 +48,10 @@ PAGES = {
     "/m/{match_id}": "table.html",
     "/matches": "matches.html",
     "/replay/{match_id}": "replay.html",
+    "/offline": "offline.html",
 }
+# The app manifest's own type (Python's table may not know the extension).
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -293,6 +297,19 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     for route, filename in PAGES.items():
         app.add_api_route(route, _page(filename), methods=["GET"], include_in_schema=False)
+
+    async def service_worker() -> Response:
+        # Served from the root so that it may control every page of the site (its scope is "/").
+        path = static_dir / "sw.js"
+        if not path.is_file():
+            return PlainTextResponse("sw.js is missing from the static files", status_code=404)
+        return FileResponse(
+            path,
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
+    app.add_api_route("/sw.js", service_worker, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=static_dir, check_dir=False), name="static")
 
     # The last added runs first: headers go on every answer, even a guard's refusal.

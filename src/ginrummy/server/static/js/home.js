@@ -1,6 +1,7 @@
 // Home page: guest name, play a robot, create a private room and share its link.
 import { api, describeError } from "./api.js";
 import { t } from "./i18n.js";
+import { guestName } from "./names.js";
 import { copyText, h, startPage, toast } from "./ui.js";
 
 const LEVELS = ["novice", "casual", "skilled", "advanced", "expert"];
@@ -69,7 +70,7 @@ async function setUpName() {
   });
   try {
     const { name } = await me;
-    if (!input.value.trim()) input.value = name;
+    if (!input.value.trim()) input.value = guestName(name);
   } catch (error) {
     toast(describeError(error), "error");
   }
@@ -89,6 +90,14 @@ function setUpRobot(prefs) {
       ),
     ),
   );
+  // Five levels side by side; the chosen one's description below them.
+  const help = document.getElementById("level-help");
+  const showHelp = () => {
+    const checked = levels.querySelector("input[name=level]:checked");
+    help.textContent = checked ? t(`level.${checked.value}.help`) : "";
+  };
+  levels.addEventListener("change", showHelp);
+  showHelp();
   const rules = document.getElementById("robot-rules");
   fillRules(rules, document.getElementById("robot-rules-help"), prefs.rules || "classic");
   const targetSelect = document.getElementById("robot-target");
@@ -113,7 +122,7 @@ function setUpRobot(prefs) {
 
 function setUpRoom(prefs) {
   const rules = document.getElementById("room-rules");
-  fillRules(rules, null, prefs.roomRules || "classic");
+  fillRules(rules, document.getElementById("room-rules-help"), prefs.roomRules || "classic");
   const targetSelect = document.getElementById("room-target");
   fillTargets(targetSelect, prefs.roomTarget);
   const seconds = document.getElementById("turn-seconds");
