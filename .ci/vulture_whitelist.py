@@ -19,6 +19,7 @@ post_me
 post_matches
 get_matches
 post_rooms
+get_room
 get_replay
 post_rematch
 _.empty  # src/ginrummy/service/ports.py: part of the storage port
