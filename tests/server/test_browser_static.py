@@ -59,6 +59,8 @@ DYNAMIC_KEYS = (
             "generic",
             "no_guest",
             "not_seated",
+            "unavailable",
+            "too_many_sockets",
         )
     ]
 )
