@@ -122,7 +122,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         await _refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
         return
     seat = live.seat_of(guest_id) if guest_id is not None else None
-    if seat is None:
+    if guest_id is None or seat is None:
         # Say why, and the way in when there is one: a room still waiting for its second player
         # can be joined through its link (whoever has the table's address was sent it by the host).
         code, reason = (
