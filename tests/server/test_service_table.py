@@ -153,7 +153,7 @@ def test_a_rematch_between_two_people_waits_until_both_accept(tmp_path: Path) ->
         players = sock.state["match"]["players"]
         assert players[1]["name"] == bob.name and players[0]["kind"] is None
         assert players[0]["invited"] == alice.name  # "waiting for Alice to accept"
-        assert sock.state["view"]["legal"] == []
+        assert sock.state["view"] is None  # nothing is dealt before both sit down
         # The old table tells Alice a rematch is asked for.
         assert old[0].state["match"]["rematch_id"] == rematch_id
         # Nobody else can take Alice's seat, and the room link no longer leads there.
@@ -200,7 +200,7 @@ def test_a_room_link_shows_who_invites_and_whether_a_seat_is_free(tmp_path: Path
         code, match_id = await service.create_room(alice, {"preset": "hoyle", "target": 150}, 90)
         info = await service.room_info(None, code.lower())
         assert info["host"] == "Alice" and info["status"] == "waiting" and not info["full"]
-        assert info["rules"]["preset"] == "hoyle" and info["rules"]["target"] == 150
+        assert info["rules"]["preset"] == "custom" and info["rules"]["target"] == 150  # hoyle, to 150
         assert info["turn_seconds"] == 90 and info["match_id"] is None and not info["seated"]
         await service.join_room(bob, code)
         assert (await service.room_info(bob, code))["match_id"] == match_id
