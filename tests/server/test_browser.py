@@ -894,7 +894,9 @@ def test_browser_deadwood_and_deal_check_agree_with_the_rules_engine(
         assert sum(POINTS[c[0]] for c in deadwood) == count
 
     rng = random.Random(7)
-    seeds = ["0", "1", str(2**64 - 1)] + [str(rng.getrandbits(64)) for _ in range(25)]
+    seeds = ["0", "1", str(2**64 - 1), str(2**256 - 1)] + [
+        str(rng.getrandbits(bits)) for bits in (64, 256) * 12
+    ]
     checks = page.evaluate(
         """async (seeds) => {
           const v = await import('/static/js/verify.js');

@@ -55,6 +55,7 @@ def test_a_room_deals_nothing_until_both_seats_are_taken_even_across_a_restart(t
         assert status == 200
         first = replay["hands"][0]
         assert first["commitment"] == dealt["match"]["commitment"]
+        assert int(first["seed"]).bit_length() > 64  # a 256-bit secret: no seed search can find it
         assert first["initial_hands"][dealt["match"]["seat"]] == dealt["view"]["hand"]
         record = MatchRecord.from_json(replay["record"])
         assert Match.from_record(record).result is not None  # the stored log replays to the end

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import threading
 import time
@@ -12,7 +13,11 @@ from typing import Any, TypeVar
 
 import pytest
 import sqlalchemy as sa
+from alembic.script import ScriptDirectory
 
+import ginrummy.storage as storage_package
+from ginrummy.rules import Match, Rules
+from ginrummy.service import GameService, ServiceConfig
 from ginrummy.service.ports import EventRow, GuestRow, MatchRow, SeatRow, StoreBusy, StoreError
 from ginrummy.storage import SqlStore, downgrade, make_engine, migrate, normalize_url
 
@@ -84,7 +89,10 @@ def test_migrations_create_every_table_and_record_the_head(db_url: str) -> None:
         tables = set(sa.inspect(engine).get_table_names())
         assert {"settings", "guests", "matches", "match_seats", "events", "alembic_version"} <= tables
         with engine.connect() as conn:
-            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+            head = ScriptDirectory(
+                str(Path(storage_package.__file__).parent / "migrations")
+            ).get_current_head()
+            assert conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar() == head
         downgrade(engine, "base")  # the downgrade removes them again
         assert "events" not in set(sa.inspect(engine).get_table_names())
     finally:
@@ -394,3 +402,53 @@ def test_a_refused_write_does_not_repeat_the_action_in_its_error(db_url: str) ->
 
     message = run(db_url, body)
     assert "conflict" in message and "7H" not in message and "knock" not in message
+
+
+def test_matches_stored_before_256_bit_deals_keep_their_deals(tmp_path: Path) -> None:
+    """A database from before deal_bits: its matches are marked 64-bit and still replay their log."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = make_engine(url)
+    legacy = Match(Rules(), seed="an-old-match", deal_bits=64)
+    legacy.apply(legacy.legal_actions()[0])
+    try:
+        migrate(engine, "0001")
+        with engine.begin() as conn:
+            conn.execute(sa.text("INSERT INTO guests VALUES ('g1', 'Ann', 1.0)"))
+            conn.execute(
+                sa.text(
+                    "INSERT INTO matches (id, kind, status, rules, seed, created_at) "
+                    "VALUES ('old', 'robot', 'playing', :rules, 'an-old-match', 2.0)"
+                ),
+                {"rules": '{"preset":"classic"}'},
+            )
+            conn.execute(
+                sa.text("INSERT INTO match_seats VALUES ('old', 0, 'g1', NULL), ('old', 1, NULL, 'novice')")
+            )
+            conn.execute(
+                sa.text("INSERT INTO events VALUES ('old', 1, :seat, :action, 3.0)"),
+                {
+                    "seat": legacy.hands[0].steps[0].seat,
+                    "action": json.dumps(legacy.hands[0].steps[0].action.to_json()),
+                },
+            )
+    finally:
+        engine.dispose()
+
+    async def body() -> tuple[int, int, int]:
+        service = GameService(SqlStore(url), ServiceConfig(robot_delay=3600, restore_seconds=0))
+        await service.start()  # migrates to the head
+        try:
+            row = await service.store.get_match("old")
+            assert row is not None
+            live = await service.get_live("old")
+            assert live is not None
+            new = await service.create_robot_match(await service.new_guest(), "novice", None)
+            fresh = await service.get_live(new)
+            assert fresh is not None
+            return row.deal_bits, live.match.hands[0].seed, fresh.match.hands[0].seed
+        finally:
+            await service.close()
+
+    bits, old_seed, new_seed = asyncio.run(body())
+    assert bits == 64 and old_seed == legacy.hands[0].seed < 2**64
+    assert new_seed.bit_length() > 64  # 256-bit deal seeds for matches made now

@@ -22,13 +22,23 @@ class MatchOverError(IllegalActionError):
     """An action sent after the match ended."""
 
 
-def deal_seed(match_seed: int | str, deal_index: int) -> int:
+DEAL_BITS = (64, 256)
+
+
+def deal_seed(match_seed: int | str, deal_index: int, *, bits: int = 64) -> int:
     """The seed of deal number `deal_index` (0-based, void deals included) of a match.
 
-    Derived by SHA-256, so publishing one deal's seed reveals nothing about the next.
+    Derived by SHA-256, so publishing one deal's seed reveals nothing about the next: the first
+    `bits` bits of the digest (64, or all 256, as the web platform deals, so that neither the
+    commitment nor the cards a player sees narrow the deal down to a searchable set of seeds).
+
+    >>> deal_seed("abc", 0) == deal_seed("abc", 0, bits=256) >> 192
+    True
     """
+    if bits not in DEAL_BITS:
+        raise ValueError(f"deal seeds have 64 or 256 bits, not {bits!r}")
     digest = hashlib.sha256(f"ginrummy/{match_seed}/deal/{deal_index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    return int.from_bytes(digest[: bits // 8], "big")
 
 
 def seed_commitment(seed: int) -> str:
@@ -78,9 +88,13 @@ class Match:
         seed: int | str | None = None,
         seed_source: Callable[[int], int] | None = None,
         first_dealer: int | None = None,
+        deal_bits: int = 64,
     ) -> None:
         self.rules = rules if rules is not None else Rules()
         self.seed = seed if seed is not None else secrets.randbits(63)
+        if deal_bits not in DEAL_BITS:
+            raise ValueError(f"deal seeds have 64 or 256 bits, not {deal_bits!r}")
+        self.deal_bits = deal_bits
         self._seed_source = seed_source
         self.scores = [0, 0]
         self.hands_won = [0, 0]
@@ -112,7 +126,7 @@ class Match:
         index = len(self.hands)
         if self._seed_source is not None:
             return self._seed_source(index)
-        return deal_seed(self.seed, index)
+        return deal_seed(self.seed, index, bits=self.deal_bits)
 
     def _start_hand(self, dealer: int) -> None:
         self.hands.append(Hand(self.rules, self.next_deal_seed(), dealer))

@@ -370,7 +370,7 @@ class GameService:
             del self._loading[match_id]
 
     async def _rebuild(self, row: MatchRow) -> tuple[Match, int]:
-        match = Match(Rules.from_json(row.rules), seed=row.seed)
+        match = Match(Rules.from_json(row.rules), seed=row.seed, deal_bits=row.deal_bits)
         events = await self.store.events(row.id)
         for expected, event in enumerate(events, start=1):
             if event.seq != expected:

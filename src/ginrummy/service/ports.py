@@ -73,6 +73,9 @@ class MatchRow:
     result: dict[str, Any] | None = None
     rematch_of: str | None = None
     rematch_id: str | None = None
+    #: Bits of each deal's seed (`deal_seed`): 256 for every match made now; 64 for those stored
+    #: before, which keep dealing as they began.
+    deal_bits: int = 256
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ matches = sa.Table(
     sa.Column("result", sa.Text, nullable=True),
     sa.Column("rematch_of", sa.String(32), nullable=True),
     sa.Column("rematch_id", sa.String(32), nullable=True),
+    sa.Column("deal_bits", sa.Integer, nullable=False, server_default="64"),
     sa.Index("ix_matches_status", "status"),
 )
 

@@ -609,6 +609,7 @@ def _insert_match(conn: sa.Connection, match: MatchRow) -> None:
             result=json.dumps(match.result, separators=(",", ":")) if match.result is not None else None,
             rematch_of=match.rematch_of,
             rematch_id=match.rematch_id,
+            deal_bits=match.deal_bits,
         )
     )
     conn.execute(
@@ -649,6 +650,7 @@ def _load_matches(conn: sa.Connection, where: Any, *, limit: int | None = None) 
                 result=json.loads(r.result) if r.result is not None else None,
                 rematch_of=r.rematch_of,
                 rematch_id=r.rematch_id,
+                deal_bits=r.deal_bits,
             )
         )
     return found
