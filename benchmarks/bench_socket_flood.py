@@ -3,7 +3,7 @@
 Starts `ginrummy serve` with its default limits (see serverproc.py). A victim plays robot matches
 (novice robots, no delay, --think seconds before each move, as a person) and times each of its actions: from sending it to receiving the state
 that reflects it. First alone for --seconds, then while a flooder (another process, one guest)
-opens up to --sockets sockets to its own match as fast as it can and sends pings on all of them
+from another loopback address (127.0.0.2) opens up to --sockets sockets to its own match as fast as it can and sends pings on all of them
 as fast as they go. Prints the victim's p50/p99/max both ways, how many sockets the server let
 the flooder keep, how many messages the flooder got through, and the server's CPU.
 
@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serverproc import running_server  # noqa: E402
 
 COOKIE = "gr_guest"
+FLOODER_ADDRESS = "127.0.0.2"  # the victim connects from 127.0.0.1
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -108,7 +109,9 @@ def flood(host: str, sockets: int, seconds: float, report: Any) -> None:
     """The flooder process: one guest, as many sockets and pings as the server allows."""
 
     async def main() -> dict[str, Any]:
-        async with httpx.AsyncClient(timeout=30) as http:
+        # The flooder comes from another loopback address, as an attacker comes from their own.
+        transport = httpx.AsyncHTTPTransport(local_address=FLOODER_ADDRESS)
+        async with httpx.AsyncClient(timeout=30, transport=transport) as http:
             cookie, match_id = await _guest_match(http, host)
         headers = {"Cookie": f"{COOKIE}={cookie}"}
         opened: list[Any] = []
@@ -121,7 +124,11 @@ def flood(host: str, sockets: int, seconds: float, report: Any) -> None:
             nonlocal refused
             try:
                 ws = await websockets.connect(
-                    f"ws://{host}/ws/{match_id}", additional_headers=headers, max_size=2**22, open_timeout=20
+                    f"ws://{host}/ws/{match_id}",
+                    additional_headers=headers,
+                    max_size=2**22,
+                    open_timeout=20,
+                    local_addr=(FLOODER_ADDRESS, 0),
                 )
             except Exception:
                 refused += 1

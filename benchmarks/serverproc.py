@@ -75,7 +75,7 @@ def running_server(env: dict[str, str] | None = None, *, src: str | None = None)
             stderr=log,
         )
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # a loaded machine starts slowly
         while True:
             try:
                 if httpx.get(f"http://{host}/api/health", timeout=1).status_code == 200:

@@ -50,7 +50,7 @@ def test_the_flood_benchmark_measures_both_phases() -> None:
             "--sockets",
             "12",
             "--seconds",
-            "1",
+            "4",
             "--json",
         ],
         capture_output=True,

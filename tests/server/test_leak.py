@@ -42,6 +42,9 @@ def cards_in(obj: Any) -> set[str]:
     return found
 
 
+PLATFORM_DEAL_BITS = 256  # the web platform deals every match it makes with 256-bit seeds
+
+
 def _names(mask: int) -> set[str]:
     return {str(c) for c in CardSet.from_mask(mask)}
 
@@ -59,7 +62,7 @@ class Truth:
 
     @classmethod
     def of(cls, record: MatchRecord) -> Truth:
-        match = Match(record.rules, seed=record.seed)
+        match = Match(record.rules, seed=record.seed, deal_bits=PLATFORM_DEAL_BITS)
         truth = cls(secrets=[str(record.seed)])
         actions = [(seat, action) for hand in record.hands for seat, action in hand.actions]
         seen = [set(), set()]
@@ -80,7 +83,7 @@ class Truth:
             first_secret = number if match.is_over else number - 1  # 0-based deal index still secret
             hidden = []
             for index in range(first_secret, number + 3):
-                seed = deal_seed(record.seed, index)
+                seed = deal_seed(record.seed, index, bits=PLATFORM_DEAL_BITS)
                 hidden.append(str(seed))
                 if index >= number:  # the current deal's commitment is public, later ones are not
                     hidden.append(commit(seed))
