@@ -452,3 +452,19 @@ def test_matches_stored_before_256_bit_deals_keep_their_deals(tmp_path: Path) ->
     bits, old_seed, new_seed = asyncio.run(body())
     assert bits == 64 and old_seed == legacy.hands[0].seed < 2**64
     assert new_seed.bit_length() > 64  # 256-bit deal seeds for matches made now
+
+
+def test_an_in_memory_database_works_on_one_thread() -> None:
+    async def body() -> tuple[GuestRow | None, set[str]]:
+        store = SqlStore("sqlite://")
+        await store.start()
+        names: set[str] = set()
+        try:
+            await _with_guests(store, "g1")
+            await store._run(lambda conn: names.add(threading.current_thread().name), read=True)
+            return await store.get_guest("g1"), names
+        finally:
+            await store.close()
+
+    guest, names = asyncio.run(body())
+    assert guest is not None and guest.name == "Name g1" and names == {"ginrummy-db-write"}

@@ -254,6 +254,8 @@ class SqlStore:
             url, sqlite_synchronous=sqlite_synchronous, checkpoint_thread=sqlite, busy_timeout=busy_timeout
         )
         self.batch_limit = batch_limit
+        # An in-memory SQLite database is one connection shared by both lanes: one thread then.
+        self._shared_connection = sqlite and normalize_url(url).database in (None, "", ":memory:")
         self._writer = _Lane("ginrummy-db-write")
         self._reader = _Lane("ginrummy-db-read")
         self._started = False
@@ -306,7 +308,7 @@ class SqlStore:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         job = _Job(fn, loop, future, time.monotonic() + self.busy_timeout, event)
-        (self._reader if read else self._writer).queue.put(job)
+        (self._reader if read and not self._shared_connection else self._writer).queue.put(job)
         return future
 
     def _work(self, lane: _Lane) -> None:
