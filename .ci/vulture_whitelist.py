@@ -22,6 +22,19 @@ post_rooms
 get_room
 get_replay
 post_rematch
+login  # src/ginrummy/server/compete.py: FastAPI routes
+logout
+player_by_name
+leaderboard
+leaderboards_summary
+join_pool
+wait_pool
+leave_pool
+pool_robot
+list_tournaments
+create_tournament
+get_tournament
+tournament_verb
 _.empty  # src/ginrummy/service/ports.py: part of the storage port
 down_revision  # src/ginrummy/storage/migrations: Alembic reads these
 branch_labels

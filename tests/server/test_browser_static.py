@@ -14,7 +14,19 @@ from ginrummy.service.live import REACTIONS
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "ginrummy" / "server" / "static"
 LANGUAGES = ("en", "vi")
-PAGES = ("index", "room", "table", "matches", "replay")
+PAGES = (
+    "index",
+    "room",
+    "table",
+    "matches",
+    "replay",
+    "leaderboard",
+    "profile",
+    "account",
+    "tournaments",
+    "tournament",
+    "watch",
+)
 LEVELS = ("novice", "casual", "skilled", "advanced", "expert")
 
 # Keys built at run time from a family name and a value the page can meet.
@@ -44,6 +56,20 @@ DYNAMIC_KEYS = (
     + [f"rule.{name}.{v}" for name in ("undercut_on_tie", "oklahoma", "spade_double") for v in ("on", "off")]
     + [f"rule.first_dealer.{v}" for v in ("random", "cut")]
     + [f"rule.next_dealer.{v}" for v in ("alternate", "loser", "winner")]
+    + [f"board.about.{b}" for b in ("today", "rolling", "rating")]
+    + [f"board.col.{c}" for c in ("wins", "points", "matches", "rating")]
+    + [f"profile.outcome.{o}" for o in ("won", "lost", "drawn")]
+    + [
+        f"profile.stat.{s}"
+        for s in ("matches", "win_rate", "gin_rate", "undercut_rate", "knocks", "knock_deadwood")
+    ]
+    + [f"error.{c}" for c in ("name_taken", "conflict", "rate_limited")]
+    + [
+        f"forfeit.{k}"
+        for k in ("abort", "resign", "abort_title", "resign_title", "abort_body", "resign_body")
+    ]
+    + [f"forfeit.{who}_{why}" for who in ("you", "they") for why in ("aborted", "resigned", "abandoned")]
+    + [f"tournament.{phase}" for phase in ("starts_in", "ends_in", "finished")]
     + [
         f"ws.{c}"
         for c in (

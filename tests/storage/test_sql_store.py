@@ -20,6 +20,7 @@ from ginrummy.rules import Match, Rules
 from ginrummy.service import GameService, ServiceConfig
 from ginrummy.service.ports import EventRow, GuestRow, MatchRow, SeatRow, StoreBusy, StoreError
 from ginrummy.storage import SqlStore, downgrade, make_engine, migrate, normalize_url
+from ginrummy.storage.sql import migration_heads
 
 T = TypeVar("T")
 
@@ -88,6 +89,9 @@ def test_migrations_create_every_table_and_record_the_head(db_url: str) -> None:
         migrate(engine)  # idempotent: a restart applies nothing twice
         tables = set(sa.inspect(engine).get_table_names())
         assert {"settings", "guests", "matches", "match_seats", "events", "alembic_version"} <= tables
+        assert {"accounts", "ratings", "rating_history", "player_matches", "score_buckets"} <= tables
+        heads = migration_heads()
+        assert len(heads) == 1, f"the migrations must form one line, found heads {heads}"
         with engine.connect() as conn:
             head = ScriptDirectory(
                 str(Path(storage_package.__file__).parent / "migrations")

@@ -29,10 +29,11 @@ from ..service import (
     encodable,
 )
 from ..storage import SqlStore
-from . import jsonin
+from . import compete, jsonin
 from .guards import BodyLimit, OriginCheck, SecurityHeaders
 from .limits import AddressLimiter, SocketGuard
 from .settings import Settings
+from .watch import tournament_socket, watch_socket
 from .ws import match_socket
 
 __all__ = ["COOKIE", "create_app"]
@@ -49,6 +50,13 @@ PAGES = {
     "/matches": "matches.html",
     "/replay/{match_id}": "replay.html",
     "/offline": "offline.html",
+    "/leaderboard": "leaderboard.html",
+    "/players/{guest_id}": "profile.html",
+    "/@/{name}": "profile.html",
+    "/account": "account.html",
+    "/tournaments": "tournaments.html",
+    "/t/{tournament_id}": "tournament.html",
+    "/watch/{match_id}": "watch.html",
 }
 # The app manifest's own type (Python's table may not know the extension).
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -200,7 +208,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     @app.get("/api/me")
     async def get_me(request: Request, response: Response) -> dict[str, Any]:
         guest = await _guest(request, response)
-        return {"id": guest.id, "name": guest.name}
+        return await _service(request).me(guest)
 
     @app.post("/api/me")
     async def post_me(request: Request, response: Response) -> dict[str, Any]:
@@ -210,7 +218,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         if "name" not in body:
             raise ServiceError('send {"name": "..."}')
         guest = await _service(request).rename(guest, body["name"])
-        return {"id": guest.id, "name": guest.name}
+        return await _service(request).me(guest)
 
     @app.post("/api/matches")
     async def post_matches(request: Request, response: Response) -> dict[str, Any]:
@@ -278,8 +286,22 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
             figures["store"] = {"commits": store.commits, "jobs": store.jobs}
         return figures
 
+    def _clear_cookie(response: Response) -> None:
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=settings.cookie_secure)
+
+    compete.install(
+        app,
+        guest=_guest,
+        spend=_spend,
+        json_body=_json_body,
+        set_cookie=_set_cookie,
+        clear_cookie=_clear_cookie,
+    )
+
     # -- WebSocket ---------------------------------------------------------------
 
+    app.add_api_websocket_route("/ws/t/{tournament_id}", tournament_socket)
+    app.add_api_websocket_route("/ws/watch/{match_id}", watch_socket)
     app.add_api_websocket_route("/ws/{match_id}", match_socket)
 
     # -- pages and static files ----------------------------------------------------

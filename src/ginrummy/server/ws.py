@@ -214,6 +214,10 @@ async def _handle(live: Any, seat: int, text: str) -> str | None:
             return error_message("bad_message", 'an action message needs an "action" object')
         refused = await live.act(seat, data["action"], data.get("version"))
         return error_message(*refused) if refused is not None else None
+    if kind in ("abort", "resign"):
+        # Matches with strangers only: abort is free until both have moved, resigning loses.
+        refused = await (live.abort(seat) if kind == "abort" else live.resign(seat))
+        return error_message(*refused) if refused is not None else None
     if kind == "react":
         refused = live.react(seat, data.get("emote"))
         return error_message(*refused) if refused is not None else None
@@ -221,5 +225,6 @@ async def _handle(live: Any, seat: int, text: str) -> str | None:
         live.back(seat)
         return None
     return error_message(
-        "bad_message", f'unknown message type {kind!r}; expected "action", "react", "back" or "ping"'
+        "bad_message",
+        f'unknown message type {kind!r}; expected "action", "react", "back", "abort", "resign" or "ping"',
     )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 __all__ = [
     "BadRequest",
+    "Conflict",
     "Forbidden",
+    "NameTaken",
     "NotFinished",
     "NotFound",
     "RateLimited",
@@ -59,6 +61,18 @@ class NotFound(ServiceError):
 
 class RoomFull(ServiceError):
     code = "room_full"
+    status = 409
+
+
+class Conflict(ServiceError):
+    """The request contradicts the current state (an account claimed twice, a pairing already made)."""
+
+    code = "conflict"
+    status = 409
+
+
+class NameTaken(ServiceError):
+    code = "name_taken"
     status = 409
 
 

@@ -27,8 +27,9 @@ from ..rules import (
     seed_commitment,
 )
 from .errors import encodable
-from .ports import EventRow, MatchKind, MatchStatus, StoreBusy, StoreError
+from .ports import EventRow, MatchKind, MatchStatus, SeatRow, StoreBusy, StoreError
 from .robots import QUICK_LEVELS, resolve_level, robot_player
+from .spectate import spectator_view
 
 if TYPE_CHECKING:
     from .platform import GameService
@@ -110,6 +111,9 @@ class LiveMatch:
         room_code: str | None,
         turn_seconds: float | None,
         rematch_id: str | None,
+        rated: bool = False,
+        tournament_id: str | None = None,
+        ending: dict[str, Any] | None = None,
     ) -> None:
         self.service = service
         self.id = match_id
@@ -121,6 +125,12 @@ class LiveMatch:
         self.room_code = room_code
         self.turn_seconds = turn_seconds
         self.rematch_id = rematch_id
+        self.rated = rated  # rated matches are between people; no help (hints) is given in them
+        self.tournament_id = tournament_id
+        #: The result of a match ended before the rules ended it: aborted, resigned or abandoned.
+        self.ending = ending
+        self._abandon: dict[int, asyncio.TimerHandle] = {}
+        self.watchers: set[Connection] = set()  # spectators: they get `spectator_text` only
         self.lock = asyncio.Lock()
         self.conns: list[set[Connection]] = [set(), set()]
         now = self.clock()
@@ -157,6 +167,10 @@ class LiveMatch:
                 return info.seat
         return None
 
+    def seat_rows(self) -> tuple[SeatRow, ...]:
+        """The seats as stored (who sits where)."""
+        return tuple(SeatRow(s.seat, s.guest_id, s.level if s.kind == "robot" else None) for s in self.seats)
+
     def connected(self, seat: int) -> bool:
         return self.seats[seat].kind == "robot" or bool(self.conns[seat])
 
@@ -181,6 +195,9 @@ class LiveMatch:
         first = not self.conns[seat]
         self.conns[seat].add(conn)
         self.last_activity = self.clock()
+        timer = self._abandon.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
         if first:
             self.disconnected_since[seat] = None
             self.timeouts[seat] = 0  # a player who opens the table again is at the keyboard
@@ -196,12 +213,58 @@ class LiveMatch:
         if self.conns[seat] or self.closed:
             return
         self.disconnected_since[seat] = self.clock()
+        self.watch_absence(seat)
         self.broadcast()
         self.reschedule()
         self.service.release(self)
 
     def has_connections(self) -> bool:
-        return bool(self.conns[0] or self.conns[1])
+        return bool(self.conns[0] or self.conns[1] or self.watchers)
+
+    def watch(self, conn: Connection) -> None:
+        """A spectator's socket opened: it gets the public view now and after every change."""
+        self.watchers.add(conn)
+        self.last_activity = self.clock()
+        conn.send_text(self.spectator_text())
+
+    def unwatch(self, conn: Connection) -> None:
+        self.watchers.discard(conn)
+        self.last_activity = self.clock()
+        self.service.release(self)
+
+    def spectator_text(self) -> str:
+        """What a spectator sees: the common part of both seats' views, never the match state itself."""
+        match = self.match
+        if self.status == "waiting":  # a room whose first hand is not dealt yet: nothing to see
+            return _dumps(
+                {"type": "spectate", "version": self.version, "match": {"id": self.id, "status": "waiting"}}
+            )
+        view = spectator_view(match.view(0), match.view(1))
+        finished = len(match.hands) if match.hand.phase == "over" else len(match.hands) - 1
+        last = None
+        if finished >= 1 and match.hand.phase != "over":
+            last = spectator_view(match.hand_view(0, finished), match.hand_view(1, finished))["showdown"]
+        result = match.result.to_json() if match.result is not None else self.ending
+        meta = {
+            "id": self.id,
+            "kind": self.kind,
+            "status": self.status,
+            "players": self._players_json(),
+            "turn_deadline": self.turn_deadline(),
+            "rated": self.rated,
+            "tournament_id": self.tournament_id,
+            "target": match.rules.target,
+        }
+        return _dumps(
+            {
+                "type": "spectate",
+                "version": self.version,
+                "match": meta,
+                "view": view,
+                "last_showdown": last,
+                "result": result,
+            }
+        )
 
     def idle_since(self, now: float) -> float:
         """Seconds nobody has watched this match with nothing due in it (0 when busy)."""
@@ -302,6 +365,13 @@ class LiveMatch:
             "rematch_id": self.rematch_id,
             # Every rule that differs from the classic preset, for the table to show.
             "rule_changes": self._rule_changes,
+            "rated": self.rated,
+            "tournament_id": self.tournament_id,
+            # Strangers may abort until both have moved, and resign after.
+            "abortable": self.forfeitable
+            and self.status == "playing"
+            and not (self.moved(0) and self.moved(1)),
+            "resignable": self.forfeitable and self.status == "playing",
         }
 
     def _waiting_state(self, seat: int) -> dict[str, Any]:
@@ -331,7 +401,7 @@ class LiveMatch:
             "match": meta,
             "view": view,
             "last_hand": json.loads(self._last_hand(seat, last_number)) if last_number >= 1 else None,
-            "result": result.to_json() if result is not None else None,
+            "result": result.to_json() if result is not None else self.ending,
         }
 
     def _history_text(self, seat: int, view: dict[str, Any]) -> str:
@@ -361,6 +431,7 @@ class LiveMatch:
             meta["commitment"],
             meta["room_code"],
             meta["rematch_id"],
+            meta["abortable"],
             *(tuple(p.values()) for p in meta["players"]),
         )
         cached_key, text = self._meta_cache[seat]
@@ -395,19 +466,23 @@ class LiveMatch:
                 '},"last_hand":',
                 self._last_hand(seat, last_number) if last_number >= 1 else "null",
                 ',"result":',
-                _dumps(result.to_json()) if result is not None else "null",
+                _dumps(result.to_json() if result is not None else self.ending),
                 "}",
             )
         )
 
     def broadcast(self) -> None:
-        """Queue a fresh state to every open socket, each seat its own view."""
+        """Queue a fresh state to every open socket, each seat its own view, spectators the public one."""
         for seat in (0, 1):
             conns = self.conns[seat]
             if conns:
                 text = self.state_text(seat)
                 for conn in list(conns):
                     conn.send_text(text)
+        if self.watchers:
+            text = self.spectator_text()
+            for conn in list(self.watchers):
+                conn.send_text(text)
 
     # -- actions ---------------------------------------------------------------
 
@@ -429,6 +504,8 @@ class LiveMatch:
                 )
             if self.status == "waiting":
                 return "illegal_action", "waiting for an opponent to join"
+            if self.status == "over":
+                return "illegal_action", "the match is over"
             try:
                 self.match.check(action, seat)
             except NotYourTurnError:
@@ -495,7 +572,12 @@ class LiveMatch:
         if self.match.result is not None:
             self.status = "over"
             try:
-                await self.service.store.finish_match(self.id, self.match.result.to_json(), now)
+                await self.service.store.finish_match(
+                    self.id,
+                    self.match.result.to_json(),
+                    now,
+                    self.service.outcome_of(self.match, self.seat_rows(), self.rated, now),
+                )
             except StoreError:
                 # The log holds the final action: the next start marks the match finished.
                 log.exception("match %s: could not mark the match finished", self.id)
@@ -522,14 +604,15 @@ class LiveMatch:
         info = self.seats[seat]
         if info.kind == "robot":
             return now + config.robot_delay, False
-        if self.kind != "room" or not self.connected(1 - seat):
+        if self.kind == "robot" or not self.connected(1 - seat):
             return None  # nobody is kept waiting
         if self.timeouts[seat] >= TIMEOUTS_GONE:
             return now + config.robot_delay, False  # timed out again and again: treated as gone
         present = bool(self.conns[seat])
         times: list[tuple[float, bool]] = []
         since = self.disconnected_since[seat]
-        if since is not None and not present:
+        if since is not None and not present and self.kind == "room":
+            # Friends get a stand-in; strangers who leave lose the match instead (watch_absence).
             times.append((since + config.grace_seconds, False))
         if self.turn_seconds:
             # The clock running out counts against a person at the table, not one who left.
@@ -615,8 +698,104 @@ class LiveMatch:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        for timer in self._abandon.values():
+            timer.cancel()
+        self._abandon.clear()
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    # -- aborting, resigning and leaving a match with a stranger --------------------
+
+    @property
+    def forfeitable(self) -> bool:
+        """Matches between strangers (quick pairing, tournaments) can be aborted, resigned and abandoned."""
+        return self.kind in ("online", "tourney")
+
+    def moved(self, seat: int) -> bool:
+        """True once `seat` has made a move in this match."""
+        return any(step.seat == seat for hand in self.match.hands for step in hand.steps)
+
+    def watch_absence(self, seat: int) -> None:
+        """A person of a match with a stranger who stays away `grace_seconds` leaves it (see `_left`)."""
+        if not self.forfeitable or self.status != "playing" or self.seats[seat].kind != "human":
+            return
+        if self.conns[seat] or seat in self._abandon or self.closed:
+            return
+        loop = asyncio.get_running_loop()
+        grace = self.service.config.grace_seconds
+        self._abandon[seat] = loop.call_later(grace, self._start_leaving, seat)
+
+    def _start_leaving(self, seat: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._left(seat))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _left(self, seat: int) -> None:
+        self._abandon.pop(seat, None)
+        async with self.lock:
+            if self.closed or self.status != "playing" or self.conns[seat]:
+                return
+            await self._end_early(seat, "abandoned")
+
+    async def abort(self, seat: int) -> tuple[str, str] | None:
+        """End the match with no result, allowed until both players have moved."""
+        async with self.lock:
+            if not self.forfeitable or self.status != "playing":
+                return "illegal_action", "only a match with a stranger that is being played can be aborted"
+            if self.moved(0) and self.moved(1):
+                return (
+                    "illegal_action",
+                    "both players have moved: the match can no longer be aborted (resign instead)",
+                )
+            await self._end_early(seat, "aborted")
+        return None
+
+    async def resign(self, seat: int) -> tuple[str, str] | None:
+        """Give the match up: the opponent wins it (before both have moved, it is aborted instead)."""
+        async with self.lock:
+            if not self.forfeitable or self.status != "playing":
+                return "illegal_action", "only a match with a stranger that is being played can be resigned"
+            await self._end_early(seat, "resigned")
+        return None
+
+    async def _end_early(self, seat: int, reason: str) -> None:
+        """Finish the match for a reason of its own. Call with `lock` held."""
+        if reason != "aborted" and not (self.moved(0) and self.moved(1)):
+            reason = "aborted"  # leaving before both have moved costs nothing
+        match = self.match
+        winner = None if reason == "aborted" else 1 - seat
+        scores = list(match.scores)
+        hands_won = [0, 0]
+        for hand in match.hands:
+            if hand.result is not None and hand.result.scorer is not None and hand.result.points:
+                hands_won[hand.result.scorer] += 1
+        self.ending = {
+            "winner": winner,
+            "scores": scores,
+            "points": scores,
+            "hands_won": hands_won,
+            "game_bonus": [0, 0],
+            "box_bonus": [0, 0],
+            "shutout_bonus": [0, 0],
+            "hands_played": len(match.hands),
+            "ended": reason,
+            "by": seat,
+        }
+        self.status = "over"
+        now = self.last_activity = self.clock()
+        outcome = self.service.ended_outcome(self, winner, now) if winner is not None else None
+        try:
+            await self.service.store.finish_match(self.id, self.ending, now, outcome)
+        except StoreError:
+            log.exception("match %s: could not store its early end", self.id)
+        for timer in self._abandon.values():
+            timer.cancel()
+        self._abandon.clear()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.service.finished(self)
+        self.broadcast()

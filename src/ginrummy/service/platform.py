@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules import (
+    PRESETS,
     Card,
     CardSet,
     IllegalActionError,
@@ -22,14 +23,27 @@ from ..rules import (
     action_from_json,
     seed_commitment,
 )
+from .accounts import AccountService, name_key
 from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull
 from .identity import new_guest_id, new_secret, sign_guest, verify_guest
+from .leaderboards import Leaderboards, bucket_keys, utc_day
 from .live import LiveMatch, SeatInfo
 from .names import imitates_robot, invisible_characters
-from .ports import GuestRow, MatchRow, SeatRow, Store, StoreError
+from .pairing import PairingPool, PoolKey, Seek
+from .ports import GuestRow, MatchOutcome, MatchRow, SeatRow, Store, StoreError
+from .ratings import GAME, public_rating, rating_update
 from .robots import LEVELS
+from .statistics import player_lines
+from .tournaments import Tournaments
 
-__all__ = ["GameService", "ServiceConfig", "parse_rules", "ROOM_ALPHABET"]
+__all__ = [
+    "GameService",
+    "ServiceConfig",
+    "parse_rules",
+    "parse_turn_seconds",
+    "robot_level_for",
+    "ROOM_ALPHABET",
+]
 
 log = logging.getLogger("ginrummy.service")
 
@@ -52,6 +66,12 @@ class ServiceConfig:
     #: At start, matches played within this many seconds are rebuilt at once (their players are
     #: about to reconnect); older unfinished ones are rebuilt when someone opens them.
     restore_seconds: float = 3600.0
+    pairing_interval: float = 1.0  # seconds between quick-pairing waves
+    tournament_interval: float = 1.0  # seconds between a tournament's pairing waves
+    daily_hours: tuple[int, ...] = (0, 6, 12, 18)  # UTC hours the daily arenas start at
+    daily_minutes: float = 60.0
+    daily_target: int = 100
+    online_turn_seconds: float | None = 60  # the turn clock of matches between strangers
 
 
 def parse_rules(value: Any) -> Rules:
@@ -68,7 +88,7 @@ def parse_rules(value: Any) -> Rules:
     raise BadRequest(f"rules must be a preset name or an object, got {value!r}")
 
 
-def _parse_turn_seconds(value: Any, default: float | None, minimum: float) -> float | None:
+def parse_turn_seconds(value: Any, default: float | None, minimum: float) -> float | None:
     if value is ...:
         return default
     if value is None or value == 0:
@@ -97,6 +117,14 @@ def clean_name(value: Any) -> str:
     return name
 
 
+def robot_level_for(rating: float) -> str:
+    """The robot offered to someone of this rating when nobody else is waiting."""
+    for level, below in (("novice", 1300), ("casual", 1500), ("skilled", 1700), ("advanced", 1900)):
+        if rating < below:
+            return level
+    return "expert"
+
+
 def _robot_name(level: str) -> str:
     return f"Robot ({level})"
 
@@ -111,10 +139,16 @@ class GameService:
         *,
         secret: str | None = None,
         clock: Callable[[], float] = time.time,
+        accounts: AccountService | None = None,
     ) -> None:
         self.store = store
         self.config = config or ServiceConfig()
         self.clock = clock
+        self.accounts = accounts or AccountService(store, clock=clock)
+        self.boards = Leaderboards(store, clock)
+        self.pool = PairingPool(self._start_pool_match, clock)
+        self.tournaments = Tournaments(self)
+        self._pairer: asyncio.Task[None] | None = None
         self._secret = secret
         self.live: dict[str, LiveMatch] = {}
         self._loading: dict[str, asyncio.Future[LiveMatch | None]] = {}
@@ -142,6 +176,8 @@ class GameService:
         if rows:
             log.info("rebuilt %d unfinished matches from the log", len(rows))
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        self._pairer = asyncio.get_running_loop().create_task(self._pair_forever())
+        await self.tournaments.start()
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -157,11 +193,21 @@ class GameService:
             live.closed = True
         return len(idle)
 
+    async def _pair_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.pairing_interval)
+            try:
+                await self.pool.wave()
+            except Exception:
+                log.exception("a pairing wave failed")
+
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        await self.tournaments.close()
+        for task in (self._sweeper, self._pairer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for live in list(self.live.values()):
             await live.close()
         self.live.clear()
@@ -190,9 +236,23 @@ class GameService:
         await self.store.create_guest(guest)
         return guest
 
+    async def me(self, guest: GuestRow) -> dict[str, Any]:
+        """Who the caller is: name, whether it is an account, its rating."""
+        account = await self.store.get_account(guest.id)
+        return {
+            "id": guest.id,
+            "name": guest.name,
+            "account": account is not None,
+            "rating": await self.boards.rating_of(guest.id),
+        }
+
     async def rename(self, guest: GuestRow, value: Any) -> GuestRow:
-        name = clean_name(value)
-        await self.store.rename_guest(guest.id, name)
+        account = await self.store.get_account(guest.id)
+        if account is not None:
+            name = (await self.accounts.rename(account, value)).name
+        else:
+            name = clean_name(value)
+            await self.store.rename_guest(guest.id, name)
         for live in self.live.values():
             seat = live.seat_of(guest.id)
             if seat is not None:
@@ -202,7 +262,7 @@ class GameService:
 
     # -- creating matches ------------------------------------------------------
 
-    def _new_row(self, **fields: Any) -> MatchRow:
+    def new_match_row(self, **fields: Any) -> MatchRow:
         return MatchRow(
             id=secrets.token_urlsafe(9),
             # The match seed: 256 random bits, never sent before the match is over.
@@ -218,7 +278,7 @@ class GameService:
         if level not in LEVELS:
             raise BadRequest(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
         parsed = parse_rules(rules)
-        row = self._new_row(
+        row = self.new_match_row(
             kind="robot",
             status="playing",
             rules=parsed.to_json(),
@@ -231,12 +291,12 @@ class GameService:
     async def create_room(self, guest: GuestRow, rules: Any, turn_seconds: Any = ...) -> tuple[str, str]:
         """A private room: the creator takes seat 0; returns (code, match id)."""
         parsed = parse_rules(rules)
-        seconds = _parse_turn_seconds(
+        seconds = parse_turn_seconds(
             turn_seconds, self.config.default_turn_seconds, self.config.min_turn_seconds
         )
         for _attempt in range(8):
             code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
-            row = self._new_row(
+            row = self.new_match_row(
                 kind="room",
                 status="waiting",
                 rules=parsed.to_json(),
@@ -322,7 +382,7 @@ class GameService:
             # Between two people the rematch waits until both have accepted: the one who asks sits
             # down, the other's seat is kept for them. A robot always accepts.
             ask = row.kind == "room"
-            fresh = self._new_row(
+            fresh = self.new_match_row(
                 kind=row.kind,
                 status="waiting" if ask else "playing",
                 rules=row.rules,
@@ -344,6 +404,62 @@ class GameService:
                 if live.seat_of(guest.id) is None:
                     await self._sit(live, seat, guest)
         return rematch_id
+
+    # -- quick pairing ("Play online") ---------------------------------------------
+
+    def pool_key(self, body: dict[str, Any]) -> PoolKey:
+        preset = body.get("preset", "classic")
+        if preset not in PRESETS:
+            raise BadRequest(f"preset must be one of {', '.join(PRESETS)}, got {preset!r}")
+        target = body.get("target", 100)
+        if isinstance(target, bool) or not isinstance(target, int) or not 25 <= target <= 500:
+            raise BadRequest(f"target must be a whole number of points from 25 to 500, got {target!r}")
+        rated = body.get("rated", True)
+        if not isinstance(rated, bool):
+            raise BadRequest(f"rated must be true or false, got {rated!r}")
+        return PoolKey(GAME, preset, target, rated)
+
+    async def seek(self, guest: GuestRow, body: dict[str, Any]) -> dict[str, Any]:
+        """Wait in a pool for a stranger; the answer says how the wait goes."""
+        key = self.pool_key(body)
+        rating = (await self.boards.rating_of(guest.id))["rating"]
+        seek = self.pool.join(guest.id, key, rating)
+        return self.pool.status(seek)
+
+    async def wait_for_pairing(self, guest: GuestRow, timeout: float) -> dict[str, Any]:
+        seek = self.pool.by_guest.get(guest.id)
+        if seek is None:
+            raise NotFound("you are not waiting in a pool; press Play online again")
+        return await self.pool.wait(seek, max(0.0, min(timeout, 30.0)))
+
+    def stop_seeking(self, guest: GuestRow) -> bool:
+        return self.pool.leave(guest.id)
+
+    async def robot_instead(self, guest: GuestRow) -> str:
+        """Stop waiting and play a robot of about one's strength, with the pool's rules (casual)."""
+        seek = self.pool.by_guest.get(guest.id)
+        if seek is None or seek.match_id is not None:
+            raise NotFound("you are not waiting in a pool")
+        self.pool.leave(guest.id)
+        level = robot_level_for(seek.rating)
+        return await self.create_robot_match(
+            guest, level, {"preset": seek.key.preset, "target": seek.key.target}
+        )
+
+    async def _start_pool_match(self, key: PoolKey, a: Seek, b: Seek) -> str:
+        first, second = (a, b) if secrets.randbelow(2) else (b, a)
+        rules = parse_rules({"preset": key.preset, "target": key.target})
+        row = self.new_match_row(
+            kind="online",
+            status="playing",
+            rules=rules.to_json(),
+            turn_seconds=self.config.online_turn_seconds,
+            seats=(SeatRow(0, first.guest_id), SeatRow(1, second.guest_id)),
+            rated=key.rated,
+        )
+        await self.store.create_match(row)
+        await self._load(row)
+        return row.id
 
     # -- live matches ----------------------------------------------------------
 
@@ -410,7 +526,9 @@ class GameService:
         status = row.status
         if match.result is not None and status != "over":
             # The final action was stored but the crash came before the match was marked finished.
-            await self.store.finish_match(row.id, match.result.to_json(), self.clock())
+            now = self.clock()
+            outcome = self.outcome_of(match, row.seats, row.rated, now)
+            await self.store.finish_match(row.id, match.result.to_json(), now, outcome)
             status = "over"
         live = LiveMatch(
             self,
@@ -423,16 +541,52 @@ class GameService:
             room_code=row.room_code,
             turn_seconds=row.turn_seconds,
             rematch_id=row.rematch_id,
+            rated=row.rated,
+            tournament_id=row.tournament_id,
+            ending=row.result if status == "over" and match.result is None else None,
         )
         existing = self.live.get(row.id)
         if existing is not None:  # loaded meanwhile by another request
             return existing
         self.live[row.id] = live
         live.reschedule()
+        for seat in (0, 1):
+            live.watch_absence(seat)  # strangers must come to the table (again, after a restart)
         return live
+
+    def ended_outcome(self, live: LiveMatch, winner: int, finished_at: float) -> MatchOutcome:
+        """The outcome of a match a player resigned or abandoned: the other won it."""
+        return self.outcome_of(live.match, live.seat_rows(), live.rated, finished_at, forfeit_winner=winner)
+
+    def outcome_of(
+        self,
+        match: Match,
+        seats: tuple[SeatRow, ...],
+        rated: bool,
+        finished_at: float,
+        *,
+        forfeit_winner: int | None = None,
+    ) -> MatchOutcome:
+        """What a finished match adds to statistics, leaderboards and ratings (written with its result).
+
+        Rated matches are between two people: they move both ratings and count on the points boards.
+        """
+        lines = player_lines(match, seats, forfeit_winner=forfeit_winner)
+        rated = rated and len(lines) == 2
+        day = utc_day(finished_at)
+        return MatchOutcome(
+            game=GAME,
+            lines=lines,
+            day=day,
+            counts=rated,
+            buckets=bucket_keys(day) if rated else (),
+            rate=rating_update(GAME, lines, finished_at) if rated else None,
+        )
 
     def finished(self, live: LiveMatch) -> None:
         """A match just ended."""
+        if live.tournament_id is not None:
+            self.tournaments.match_over(live.tournament_id, live.id)
         log.info("match %s finished after %d actions", live.id, live.version)
 
     def release(self, live: LiveMatch) -> None:
@@ -534,5 +688,81 @@ class GameService:
             "finished_at": row.finished_at,
             "record": match.record().to_json(),
             "hands": hands,
-            "result": match.result.to_json() if match.result is not None else None,
+            # A match aborted, resigned or abandoned has the result stored when it ended.
+            "result": match.result.to_json() if match.result is not None else row.result,
         }
+
+    # -- profiles ----------------------------------------------------------------
+
+    async def profile(self, guest_id: str, game: str = GAME) -> dict[str, Any]:
+        """A person's public page: name, rating and its history, statistics and finished matches."""
+        guest = await self.store.get_guest(guest_id)
+        if guest is None:
+            raise NotFound(f"no player {guest_id!r}")
+        account = await self.store.get_account(guest_id)
+        ratings = await self.store.get_ratings([guest_id], game)
+        history = await self.store.rating_history(guest_id, game)
+        stats = await self.store.player_stats(guest_id, game)
+        rows = [r for r in await self.store.matches_of(guest_id, 100) if r.status == "over"]
+        rows = sorted(rows, key=lambda r: r.finished_at or 0.0, reverse=True)[:50]
+        other_ids = [s.guest_id for r in rows for s in r.seats if s.guest_id and s.guest_id != guest_id]
+        names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
+        recent = []
+        for row in rows:
+            seat = next(s.seat for s in row.seats if s.guest_id == guest_id)
+            other = row.seats[1 - seat]
+            result = row.result or {}
+            recent.append(
+                {
+                    "id": row.id,
+                    "finished_at": row.finished_at,
+                    "rated": row.rated,
+                    "kind": row.kind,
+                    "opponent": names.get(other.guest_id, "Guest")
+                    if other.guest_id
+                    else _robot_name(other.robot_level or "casual"),
+                    "opponent_id": other.guest_id,
+                    "scores": [result.get("scores", [0, 0])[seat], result.get("scores", [0, 0])[1 - seat]],
+                    "outcome": "drawn"
+                    if result.get("winner") is None
+                    else ("won" if result.get("winner") == seat else "lost"),
+                    "replay": f"/replay/{row.id}",
+                }
+            )
+        played = stats.matches
+        return {
+            "id": guest.id,
+            "name": guest.name,
+            "account": account is not None,
+            "member_since": account.created_at if account else guest.created_at,
+            "game": game,
+            "rating": public_rating(ratings.get(guest_id), self.clock()),
+            "history": [
+                {
+                    "at": p.at,
+                    "rating": round(p.rating),
+                    "deviation": round(p.deviation),
+                    "match_id": p.match_id,
+                }
+                for p in history
+            ],
+            "stats": {
+                "matches": played,
+                "won": stats.won,
+                "drawn": stats.drawn,
+                "lost": played - stats.won - stats.drawn,
+                "win_rate": stats.won / played if played else None,
+                "hands": stats.hands,
+                "gin_rate": stats.gins / stats.hands if stats.hands else None,
+                "undercut_rate": stats.undercuts / stats.hands if stats.hands else None,
+                "knocks": stats.knocks,
+                "knock_deadwood": stats.knock_deadwood / stats.knocks if stats.knocks else None,
+            },
+            "matches": recent,
+        }
+
+    async def profile_by_name(self, name: str, game: str = GAME) -> dict[str, Any]:
+        account = await self.store.get_account_by_name(name_key(name))
+        if account is None:
+            raise NotFound(f"no player named {name!r}")
+        return await self.profile(account.guest_id, game)

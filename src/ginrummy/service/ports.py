@@ -2,22 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 __all__ = [
+    "AccountRow",
+    "BoardLine",
+    "BoardPart",
     "EventRow",
     "GuestRow",
     "MatchKind",
+    "MatchOutcome",
     "MatchRow",
     "MatchStatus",
+    "PlayerLine",
+    "PlayerStats",
+    "RatingPoint",
+    "RatingRow",
+    "RatingUpdate",
     "SeatRow",
     "Store",
     "StoreBusy",
     "StoreError",
+    "TournamentPlayer",
+    "TournamentRow",
 ]
 
-MatchKind = Literal["robot", "room"]
+#: robot: a person against a robot; room: friends by a private link; online: strangers paired by
+#: the quick-pairing pool; tourney: a tournament's pairing.
+MatchKind = Literal["robot", "room", "online", "tourney"]
 MatchStatus = Literal["waiting", "playing", "over"]
 
 
@@ -76,6 +90,10 @@ class MatchRow:
     #: Bits of each deal's seed (`deal_seed`): 256 for every match made now; 64 for those stored
     #: before, which keep dealing as they began.
     deal_bits: int = 256
+    #: Rated matches change both players' ratings and count on the points leaderboards (people
+    #: only); hints and other help are refused in them.
+    rated: bool = False
+    tournament_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +103,132 @@ class EventRow:
     seq: int
     seat: int
     action: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    """A claimed guest: a unique name (`name_key` is its case-folded form) and an Argon2id hash."""
+
+    guest_id: str
+    name: str
+    name_key: str
+    password_hash: str
+    created_at: float
+    name_changed_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A person's Glicko-2 rating in one game as stored after their last rated match."""
+
+    guest_id: str
+    game: str
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+    last_at: float
+    #: Until when the rating's deviation stays within the leaderboard's bound (0: not ranked).
+    ranked_until: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """One point of a rating history: the rating after a rated match."""
+
+    match_id: str
+    at: float
+    rating: float
+    deviation: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """What one person did in a finished match: the result and the counts of the profile statistics."""
+
+    guest_id: str
+    seat: int
+    score: float  # 1 won, 0.5 drawn, 0 lost
+    points: int  # their final score in the match
+    hands: int
+    gins: int
+    undercuts: int  # hands they won by undercutting a knock
+    knocks: int  # their knocks, gins included
+    knock_deadwood: int  # their deadwood summed over those knocks
+    opponent_id: str | None = None
+    opponent_robot: str | None = None
+
+
+BoardPart = tuple[int, int]  # a points leaderboard's window: (span in days, its last UTC day)
+
+#: Computes the new ratings of a rated match from the stored ones (missing: never rated).
+RatingUpdate = Callable[[dict[str, "RatingRow | None"]], list["RatingRow"]]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    """Everything a finished match adds besides its result, written in the same transaction."""
+
+    game: str
+    lines: tuple[PlayerLine, ...]
+    day: int  # the UTC day it finished on (unix seconds // 86400)
+    counts: bool  # on the points leaderboards (rated, between people)
+    buckets: tuple[BoardPart, ...] = ()  # the leaderboard windows it adds to
+    rate: RatingUpdate | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    """A person's totals over their finished matches in one game."""
+
+    matches: int = 0
+    won: int = 0
+    drawn: int = 0
+    hands: int = 0
+    gins: int = 0
+    undercuts: int = 0
+    knocks: int = 0
+    knock_deadwood: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BoardLine:
+    """One person's line on a leaderboard: rank and what it is ranked by."""
+
+    rank: int
+    guest_id: str
+    wins: int
+    points: int
+    matches: int
+    rating: float | None = None
+    deviation: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A tournament as stored: an arena runs from `starts_at` to `ends_at` with these options."""
+
+    id: str
+    name: str
+    format: str  # "arena"
+    status: str  # "created", "started", "finished"
+    starts_at: float
+    ends_at: float
+    rules: dict[str, Any]
+    turn_seconds: float | None
+    rated: bool
+    robots: bool  # a robot may fill in for an odd number of waiting people
+    listed: bool  # shown on the home page; otherwise reached by its link only
+    created_by: str | None
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPlayer:
+    guest_id: str
+    joined_at: float
+    withdrawn: bool = False
+    paused: bool = False
 
 
 class Store(Protocol):
@@ -122,7 +266,18 @@ class Store(Protocol):
 
     async def events(self, match_id: str) -> list[EventRow]: ...
 
-    async def finish_match(self, match_id: str, result: dict[str, Any], finished_at: float) -> None: ...
+    async def finish_match(
+        self,
+        match_id: str,
+        result: dict[str, Any],
+        finished_at: float,
+        outcome: MatchOutcome | None = None,
+    ) -> None:
+        """Mark the match over; with `outcome`, also add its statistics, boards and ratings, atomically.
+
+        Idempotent: a match already over is left as it is (its outcome was written with it).
+        """
+        ...
 
     async def set_rematch(self, match_id: str, rematch: MatchRow) -> str:
         """Create `rematch` and link it, unless a rematch exists already; returns the rematch's id."""
@@ -135,3 +290,61 @@ class Store(Protocol):
     async def matches_of(self, guest_id: str, limit: int = 100) -> list[MatchRow]:
         """The guest's matches, newest first."""
         ...
+
+    # -- accounts ----------------------------------------------------------------
+
+    async def create_account(self, account: AccountRow) -> None:
+        """Claim a guest; raises `StoreError` if the name or the guest is taken already."""
+        ...
+
+    async def get_account(self, guest_id: str) -> AccountRow | None: ...
+
+    async def get_account_by_name(self, name_key: str) -> AccountRow | None: ...
+
+    async def get_accounts(self, guest_ids: list[str]) -> dict[str, AccountRow]: ...
+
+    async def rename_account(self, guest_id: str, name: str, name_key: str, at: float) -> None:
+        """Change an account's name (and its guest's); raises `StoreError` if the name is taken."""
+        ...
+
+    # -- ratings, statistics, leaderboards -----------------------------------------
+
+    async def get_ratings(self, guest_ids: list[str], game: str) -> dict[str, RatingRow]: ...
+
+    async def rating_history(self, guest_id: str, game: str, limit: int = 500) -> list[RatingPoint]:
+        """The rating after each rated match, oldest first (the last `limit`)."""
+        ...
+
+    async def player_stats(self, guest_id: str, game: str) -> PlayerStats: ...
+
+    async def points_board(
+        self, game: str, window: BoardPart, limit: int, guest_id: str | None
+    ) -> tuple[list[BoardLine], BoardLine | None]:
+        """The top `limit` of a window by wins then points, and `guest_id`'s line (any rank)."""
+        ...
+
+    async def rating_board(
+        self, game: str, now: float, limit: int, guest_id: str | None
+    ) -> tuple[list[BoardLine], BoardLine | None]:
+        """The top `limit` ratings ranked at `now`, and `guest_id`'s line if it is ranked."""
+        ...
+
+    # -- tournaments ---------------------------------------------------------------
+
+    async def create_tournament(self, tournament: TournamentRow) -> None: ...
+
+    async def get_tournament(self, tournament_id: str) -> TournamentRow | None: ...
+
+    async def tournaments(self, statuses: tuple[str, ...], *, listed_only: bool) -> list[TournamentRow]:
+        """Tournaments in these states, soonest first."""
+        ...
+
+    async def set_tournament_status(self, tournament_id: str, status: str) -> None: ...
+
+    async def set_tournament_player(self, tournament_id: str, player: TournamentPlayer) -> None:
+        """Add the player, or change whether it is withdrawn or paused."""
+        ...
+
+    async def tournament_players(self, tournament_id: str) -> list[TournamentPlayer]: ...
+
+    async def tournament_matches(self, tournament_id: str) -> list[MatchRow]: ...

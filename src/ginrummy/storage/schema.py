@@ -4,7 +4,21 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-__all__ = ["events", "guests", "match_seats", "matches", "metadata", "settings"]
+__all__ = [
+    "accounts",
+    "events",
+    "guests",
+    "match_seats",
+    "matches",
+    "metadata",
+    "player_matches",
+    "rating_history",
+    "ratings",
+    "score_buckets",
+    "settings",
+    "tournament_players",
+    "tournaments",
+]
 
 metadata = sa.MetaData()
 
@@ -41,7 +55,10 @@ matches = sa.Table(
     sa.Column("rematch_of", sa.String(32), nullable=True),
     sa.Column("rematch_id", sa.String(32), nullable=True),
     sa.Column("deal_bits", sa.Integer, nullable=False, server_default="64"),
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("tournament_id", sa.String(32), nullable=True),
     sa.Index("ix_matches_status", "status"),
+    sa.Index("ix_matches_tournament", "tournament_id"),
 )
 
 match_seats = sa.Table(
@@ -63,4 +80,112 @@ events = sa.Table(
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("action", sa.Text, nullable=False),
     sa.Column("created_at", sa.Float(precision=53), nullable=False),
+)
+
+# A guest who claimed its name: the name is unique (compared case-folded, `name_key`).
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("guest_id", sa.String(32), sa.ForeignKey("guests.id"), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("name_key", sa.String(64), nullable=False, unique=True),
+    sa.Column("password_hash", sa.String(256), nullable=False),
+    sa.Column("created_at", sa.Float(precision=53), nullable=False),
+    sa.Column("name_changed_at", sa.Float(precision=53), nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("guest_id", sa.String(32), sa.ForeignKey("guests.id"), primary_key=True),
+    sa.Column("game", sa.String(16), primary_key=True),
+    sa.Column("rating", sa.Float(precision=53), nullable=False),
+    sa.Column("deviation", sa.Float(precision=53), nullable=False),
+    sa.Column("volatility", sa.Float(precision=53), nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("last_at", sa.Float(precision=53), nullable=False),
+    sa.Column("ranked_until", sa.Float(precision=53), nullable=False),
+    sa.Index("ix_ratings_board", "game", "rating"),
+)
+
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("guest_id", sa.String(32), sa.ForeignKey("guests.id"), primary_key=True),
+    sa.Column("game", sa.String(16), primary_key=True),
+    sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("at", sa.Float(precision=53), nullable=False),
+    sa.Column("rating", sa.Float(precision=53), nullable=False),
+    sa.Column("deviation", sa.Float(precision=53), nullable=False),
+    sa.Index("ix_rating_history_at", "guest_id", "game", "at"),
+)
+
+# One row per person per finished match: the profile statistics are sums over these.
+player_matches = sa.Table(
+    "player_matches",
+    metadata,
+    sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("guest_id", sa.String(32), sa.ForeignKey("guests.id"), primary_key=True),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("finished_at", sa.Float(precision=53), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("score", sa.Float(precision=53), nullable=False),
+    sa.Column("points", sa.Integer, nullable=False),
+    sa.Column("hands", sa.Integer, nullable=False),
+    sa.Column("gins", sa.Integer, nullable=False),
+    sa.Column("undercuts", sa.Integer, nullable=False),
+    sa.Column("knocks", sa.Integer, nullable=False),
+    sa.Column("knock_deadwood", sa.Integer, nullable=False),
+    sa.Column("opponent_id", sa.String(32), nullable=True),
+    sa.Column("opponent_robot", sa.String(16), nullable=True),
+    sa.Index("ix_player_matches_guest", "guest_id", "game"),
+)
+
+# The points leaderboards: wins and points per person in each board's window, keyed by the
+# window's length in days (`span`: 1 for the daily board, 30 for the rolling one) and its last UTC
+# day. A match finished on day d adds itself to the windows that will contain it (the day's own,
+# and the 30-day windows ending on d .. d+29), so each board is one bucket read in index order and
+# nothing is ever reset: tomorrow's board is simply another bucket.
+score_buckets = sa.Table(
+    "score_buckets",
+    metadata,
+    sa.Column("game", sa.String(16), primary_key=True),
+    sa.Column("span", sa.Integer, primary_key=True),
+    sa.Column("last_day", sa.Integer, primary_key=True),
+    sa.Column("guest_id", sa.String(32), primary_key=True),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("points", sa.Integer, nullable=False),
+    sa.Column("matches", sa.Integer, nullable=False),
+    sa.Index("ix_score_buckets_board", "game", "span", "last_day", "wins", "points", "guest_id"),
+)
+
+# An arena tournament: its own clock (starts_at .. ends_at), rules and options. Its state is all
+# here and in its matches (matches.tournament_id), so a restart rebuilds it and pairing resumes.
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("format", sa.String(8), nullable=False),
+    sa.Column("status", sa.String(8), nullable=False),
+    sa.Column("starts_at", sa.Float(precision=53), nullable=False),
+    sa.Column("ends_at", sa.Float(precision=53), nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("turn_seconds", sa.Float(precision=53), nullable=True),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("robots", sa.Boolean, nullable=False),
+    sa.Column("listed", sa.Boolean, nullable=False),
+    sa.Column("created_by", sa.String(32), nullable=True),
+    sa.Column("created_at", sa.Float(precision=53), nullable=False),
+    sa.Index("ix_tournaments_status", "status", "starts_at"),
+)
+
+tournament_players = sa.Table(
+    "tournament_players",
+    metadata,
+    sa.Column("tournament_id", sa.String(32), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("guest_id", sa.String(32), sa.ForeignKey("guests.id"), primary_key=True),
+    sa.Column("joined_at", sa.Float(precision=53), nullable=False),
+    sa.Column("withdrawn", sa.Boolean, nullable=False),
+    sa.Column("paused", sa.Boolean, nullable=False),
 )

@@ -34,12 +34,44 @@ from typing import Any, TypeVar, cast
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
+from sqlalchemy.dialects import postgresql as pg_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.pool import StaticPool
 
-from ..service.ports import EventRow, GuestRow, MatchRow, SeatRow, StoreBusy, StoreError
-from .schema import events, guests, match_seats, matches, settings
+from ..service.ports import (
+    AccountRow,
+    BoardLine,
+    BoardPart,
+    EventRow,
+    GuestRow,
+    MatchOutcome,
+    MatchRow,
+    PlayerStats,
+    RatingPoint,
+    RatingRow,
+    SeatRow,
+    StoreBusy,
+    StoreError,
+    TournamentPlayer,
+    TournamentRow,
+)
+from .schema import (
+    accounts,
+    events,
+    guests,
+    match_seats,
+    matches,
+    player_matches,
+    rating_history,
+    ratings,
+    score_buckets,
+    settings,
+    tournament_players,
+    tournaments,
+)
 
-__all__ = ["SqlStore", "downgrade", "make_engine", "migrate", "normalize_url"]
+__all__ = ["SqlStore", "downgrade", "make_engine", "migrate", "migration_heads", "normalize_url"]
 
 log = logging.getLogger("ginrummy.storage")
 
@@ -167,6 +199,11 @@ def _alembic_config() -> Config:
     config = Config(str(_HERE / "alembic.ini"))
     config.set_main_option("script_location", str(_HERE / "migrations"))
     return config
+
+
+def migration_heads() -> list[str]:
+    """The head revisions of the packaged migrations (one, unless two lines of migrations diverged)."""
+    return list(ScriptDirectory.from_config(_alembic_config()).get_heads())
 
 
 def migrate(engine: sa.Engine, revision: str = "head") -> None:
@@ -549,15 +586,25 @@ class SqlStore:
 
         return await self._run(job, read=True)
 
-    async def finish_match(self, match_id: str, result: dict[str, Any], finished_at: float) -> None:
+    async def finish_match(
+        self,
+        match_id: str,
+        result: dict[str, Any],
+        finished_at: float,
+        outcome: MatchOutcome | None = None,
+    ) -> None:
         text = json.dumps(result, separators=(",", ":"))
 
         def job(conn: sa.Connection) -> None:
-            conn.execute(
+            done = conn.execute(
                 matches.update()
-                .where(matches.c.id == match_id)
+                .where(matches.c.id == match_id, matches.c.status != "over")
                 .values(status="over", result=text, finished_at=finished_at)
             )
+            # Only the first finish adds the outcome: a second call (a restart finishing a match
+            # whose final action was stored) must not count the match twice.
+            if done.rowcount == 1 and outcome is not None:
+                _write_outcome(conn, match_id, finished_at, outcome)
 
         await self._run(job)
 
@@ -590,6 +637,188 @@ class SqlStore:
 
         return await self._run(job, read=True)
 
+    # -- accounts ----------------------------------------------------------------
+
+    async def create_account(self, account: AccountRow) -> None:
+        def job(conn: sa.Connection) -> None:
+            conn.execute(
+                accounts.insert().values(
+                    guest_id=account.guest_id,
+                    name=account.name,
+                    name_key=account.name_key,
+                    password_hash=account.password_hash,
+                    created_at=account.created_at,
+                    name_changed_at=account.name_changed_at,
+                )
+            )
+            conn.execute(guests.update().where(guests.c.id == account.guest_id).values(name=account.name))
+
+        await self._run(job)
+
+    async def get_account(self, guest_id: str) -> AccountRow | None:
+        return await self._run(lambda conn: _one_account(conn, accounts.c.guest_id == guest_id), read=True)
+
+    async def get_account_by_name(self, name_key: str) -> AccountRow | None:
+        return await self._run(lambda conn: _one_account(conn, accounts.c.name_key == name_key), read=True)
+
+    async def get_accounts(self, guest_ids: list[str]) -> dict[str, AccountRow]:
+        wanted = sorted(set(guest_ids))
+
+        def job(conn: sa.Connection) -> dict[str, AccountRow]:
+            found: dict[str, AccountRow] = {}
+            for chunk in _chunks(wanted, 500):
+                for row in conn.execute(sa.select(accounts).where(accounts.c.guest_id.in_(chunk))):
+                    found[row.guest_id] = _account(row)
+            return found
+
+        return await self._run(job, read=True) if wanted else {}
+
+    async def rename_account(self, guest_id: str, name: str, name_key: str, at: float) -> None:
+        def job(conn: sa.Connection) -> None:
+            done = conn.execute(
+                accounts.update()
+                .where(accounts.c.guest_id == guest_id)
+                .values(name=name, name_key=name_key, name_changed_at=at)
+            )
+            if done.rowcount != 1:
+                raise StoreError(f"no account {guest_id!r}")
+            conn.execute(guests.update().where(guests.c.id == guest_id).values(name=name))
+
+        await self._run(job)
+
+    # -- ratings, statistics, leaderboards -----------------------------------------
+
+    async def get_ratings(self, guest_ids: list[str], game: str) -> dict[str, RatingRow]:
+        wanted = sorted(set(guest_ids))
+        return await self._run(lambda conn: _ratings(conn, wanted, game), read=True) if wanted else {}
+
+    async def rating_history(self, guest_id: str, game: str, limit: int = 500) -> list[RatingPoint]:
+        def job(conn: sa.Connection) -> list[RatingPoint]:
+            rows = conn.execute(
+                sa.select(rating_history)
+                .where(rating_history.c.guest_id == guest_id, rating_history.c.game == game)
+                .order_by(rating_history.c.at.desc())
+                .limit(limit)
+            )
+            points = [RatingPoint(r.match_id, r.at, r.rating, r.deviation) for r in rows]
+            points.reverse()
+            return points
+
+        return await self._run(job, read=True)
+
+    async def player_stats(self, guest_id: str, game: str) -> PlayerStats:
+        pm = player_matches.c
+
+        def job(conn: sa.Connection) -> PlayerStats:
+            row = conn.execute(
+                sa.select(
+                    sa.func.count(),
+                    sa.func.sum(sa.case((pm.score == 1.0, 1), else_=0)),
+                    sa.func.sum(sa.case((pm.score == 0.5, 1), else_=0)),
+                    sa.func.sum(pm.hands),
+                    sa.func.sum(pm.gins),
+                    sa.func.sum(pm.undercuts),
+                    sa.func.sum(pm.knocks),
+                    sa.func.sum(pm.knock_deadwood),
+                ).where(pm.guest_id == guest_id, pm.game == game)
+            ).one()
+            return PlayerStats(*(int(value or 0) for value in row))
+
+        return await self._run(job, read=True)
+
+    async def points_board(
+        self, game: str, window: BoardPart, limit: int, guest_id: str | None
+    ) -> tuple[list[BoardLine], BoardLine | None]:
+        return await self._run(lambda conn: _points_board(conn, game, window, limit, guest_id), read=True)
+
+    async def rating_board(
+        self, game: str, now: float, limit: int, guest_id: str | None
+    ) -> tuple[list[BoardLine], BoardLine | None]:
+        return await self._run(lambda conn: _rating_board(conn, game, now, limit, guest_id), read=True)
+
+    # -- tournaments ---------------------------------------------------------------
+
+    async def create_tournament(self, tournament: TournamentRow) -> None:
+        values = {
+            "id": tournament.id,
+            "name": tournament.name,
+            "format": tournament.format,
+            "status": tournament.status,
+            "starts_at": tournament.starts_at,
+            "ends_at": tournament.ends_at,
+            "rules": json.dumps(tournament.rules, sort_keys=True, separators=(",", ":")),
+            "turn_seconds": tournament.turn_seconds,
+            "rated": tournament.rated,
+            "robots": tournament.robots,
+            "listed": tournament.listed,
+            "created_by": tournament.created_by,
+            "created_at": tournament.created_at,
+        }
+        await self._run(lambda conn: conn.execute(tournaments.insert().values(**values)))
+
+    async def get_tournament(self, tournament_id: str) -> TournamentRow | None:
+        def job(conn: sa.Connection) -> TournamentRow | None:
+            row = conn.execute(sa.select(tournaments).where(tournaments.c.id == tournament_id)).first()
+            return _tournament(row) if row is not None else None
+
+        return await self._run(job, read=True)
+
+    async def tournaments(self, statuses: tuple[str, ...], *, listed_only: bool) -> list[TournamentRow]:
+        def job(conn: sa.Connection) -> list[TournamentRow]:
+            query = sa.select(tournaments).where(tournaments.c.status.in_(statuses))
+            if listed_only:
+                query = query.where(tournaments.c.listed.is_(True))
+            return [_tournament(r) for r in conn.execute(query.order_by(tournaments.c.starts_at))]
+
+        return await self._run(job, read=True)
+
+    async def set_tournament_status(self, tournament_id: str, status: str) -> None:
+        await self._run(
+            lambda conn: conn.execute(
+                tournaments.update().where(tournaments.c.id == tournament_id).values(status=status)
+            )
+        )
+
+    async def set_tournament_player(self, tournament_id: str, player: TournamentPlayer) -> None:
+        tp = tournament_players.c
+
+        def job(conn: sa.Connection) -> None:
+            done = conn.execute(
+                tournament_players.update()
+                .where(tp.tournament_id == tournament_id, tp.guest_id == player.guest_id)
+                .values(withdrawn=player.withdrawn, paused=player.paused)
+            )
+            if done.rowcount == 0:
+                conn.execute(
+                    tournament_players.insert().values(
+                        tournament_id=tournament_id,
+                        guest_id=player.guest_id,
+                        joined_at=player.joined_at,
+                        withdrawn=player.withdrawn,
+                        paused=player.paused,
+                    )
+                )
+
+        await self._run(job)
+
+    async def tournament_players(self, tournament_id: str) -> list[TournamentPlayer]:
+        tp = tournament_players.c
+
+        def job(conn: sa.Connection) -> list[TournamentPlayer]:
+            rows = conn.execute(
+                sa.select(tournament_players).where(tp.tournament_id == tournament_id).order_by(tp.joined_at)
+            )
+            return [
+                TournamentPlayer(r.guest_id, r.joined_at, bool(r.withdrawn), bool(r.paused)) for r in rows
+            ]
+
+        return await self._run(job, read=True)
+
+    async def tournament_matches(self, tournament_id: str) -> list[MatchRow]:
+        return await self._run(
+            lambda conn: _load_matches(conn, matches.c.tournament_id == tournament_id), read=True
+        )
+
 
 def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
     for start in range(0, len(items), size):
@@ -612,6 +841,8 @@ def _insert_match(conn: sa.Connection, match: MatchRow) -> None:
             rematch_of=match.rematch_of,
             rematch_id=match.rematch_id,
             deal_bits=match.deal_bits,
+            rated=match.rated,
+            tournament_id=match.tournament_id,
         )
     )
     conn.execute(
@@ -653,6 +884,232 @@ def _load_matches(conn: sa.Connection, where: Any, *, limit: int | None = None) 
                 rematch_of=r.rematch_of,
                 rematch_id=r.rematch_id,
                 deal_bits=r.deal_bits,
+                rated=bool(r.rated),
+                tournament_id=r.tournament_id,
             )
         )
     return found
+
+
+def _tournament(r: Any) -> TournamentRow:
+    return TournamentRow(
+        id=r.id,
+        name=r.name,
+        format=r.format,
+        status=r.status,
+        starts_at=r.starts_at,
+        ends_at=r.ends_at,
+        rules=json.loads(r.rules),
+        turn_seconds=r.turn_seconds,
+        rated=bool(r.rated),
+        robots=bool(r.robots),
+        listed=bool(r.listed),
+        created_by=r.created_by,
+        created_at=r.created_at,
+    )
+
+
+def _account(row: Any) -> AccountRow:
+    return AccountRow(
+        row.guest_id, row.name, row.name_key, row.password_hash, row.created_at, row.name_changed_at
+    )
+
+
+def _one_account(conn: sa.Connection, where: Any) -> AccountRow | None:
+    row = conn.execute(sa.select(accounts).where(where)).first()
+    return _account(row) if row is not None else None
+
+
+def _ratings(conn: sa.Connection, guest_ids: list[str], game: str) -> dict[str, RatingRow]:
+    found: dict[str, RatingRow] = {}
+    for chunk in _chunks(guest_ids, 500):
+        query = sa.select(ratings).where(ratings.c.game == game, ratings.c.guest_id.in_(chunk))
+        for r in conn.execute(query):
+            found[r.guest_id] = RatingRow(
+                r.guest_id, r.game, r.rating, r.deviation, r.volatility, r.games, r.last_at, r.ranked_until
+            )
+    return found
+
+
+def _insert_for(conn: sa.Connection, table: sa.Table) -> Any:
+    """An INSERT of this dialect that knows ON CONFLICT (SQLite and PostgreSQL both do)."""
+    if conn.dialect.name == "postgresql":
+        return pg_dialect.insert(table)
+    return sqlite_dialect.insert(table)
+
+
+def _write_outcome(conn: sa.Connection, match_id: str, finished_at: float, outcome: MatchOutcome) -> None:
+    """Statistics lines, leaderboard buckets and ratings of a match just finished (one transaction)."""
+    if outcome.lines:
+        conn.execute(
+            player_matches.insert(),
+            [
+                {
+                    "match_id": match_id,
+                    "guest_id": line.guest_id,
+                    "game": outcome.game,
+                    "finished_at": finished_at,
+                    "seat": line.seat,
+                    "score": line.score,
+                    "points": line.points,
+                    "hands": line.hands,
+                    "gins": line.gins,
+                    "undercuts": line.undercuts,
+                    "knocks": line.knocks,
+                    "knock_deadwood": line.knock_deadwood,
+                    "opponent_id": line.opponent_id,
+                    "opponent_robot": line.opponent_robot,
+                }
+                for line in outcome.lines
+            ],
+        )
+    if outcome.counts and outcome.buckets:
+        rows = [
+            {
+                "game": outcome.game,
+                "span": span,
+                "last_day": last_day,
+                "guest_id": line.guest_id,
+                "wins": 1 if line.score == 1.0 else 0,
+                "points": line.points,
+                "matches": 1,
+            }
+            for line in outcome.lines
+            for span, last_day in outcome.buckets
+        ]
+        insert = _insert_for(conn, score_buckets)
+        conn.execute(
+            insert.on_conflict_do_update(
+                index_elements=["game", "span", "last_day", "guest_id"],
+                set_={
+                    "wins": score_buckets.c.wins + insert.excluded.wins,
+                    "points": score_buckets.c.points + insert.excluded.points,
+                    "matches": score_buckets.c.matches + insert.excluded.matches,
+                },
+            ),
+            rows,
+        )
+    if outcome.rate is not None:
+        ids = [line.guest_id for line in outcome.lines]
+        stored = _ratings(conn, ids, outcome.game)
+        updated = outcome.rate({guest_id: stored.get(guest_id) for guest_id in ids})
+        values = [
+            {
+                "guest_id": r.guest_id,
+                "game": r.game,
+                "rating": r.rating,
+                "deviation": r.deviation,
+                "volatility": r.volatility,
+                "games": r.games,
+                "last_at": r.last_at,
+                "ranked_until": r.ranked_until,
+            }
+            for r in updated
+        ]
+        insert = _insert_for(conn, ratings)
+        conn.execute(
+            insert.on_conflict_do_update(
+                index_elements=["guest_id", "game"],
+                set_={
+                    name: getattr(insert.excluded, name)
+                    for name in ("rating", "deviation", "volatility", "games", "last_at", "ranked_until")
+                },
+            ),
+            values,
+        )
+        conn.execute(
+            rating_history.insert(),
+            [
+                {
+                    "guest_id": r.guest_id,
+                    "game": r.game,
+                    "match_id": match_id,
+                    "at": r.last_at,
+                    "rating": r.rating,
+                    "deviation": r.deviation,
+                }
+                for r in updated
+            ],
+        )
+
+
+def _ranked(rows: list[Any], key: Callable[[Any], tuple[Any, ...]]) -> list[int]:
+    """Competition ranks (1, 2, 2, 4) of rows sorted best first."""
+    ranks: list[int] = []
+    for i, row in enumerate(rows):
+        ranks.append(ranks[-1] if i and key(rows[i - 1]) == key(row) else i + 1)
+    return ranks
+
+
+def _points_board(
+    conn: sa.Connection, game: str, window: BoardPart, limit: int, guest_id: str | None
+) -> tuple[list[BoardLine], BoardLine | None]:
+    sb = score_buckets.c
+    span, last_day = window
+    in_window = sa.and_(sb.game == game, sb.span == span, sb.last_day == last_day)
+    # Read backwards along ix_score_buckets_board: the first `limit` rows are the top.
+    top = list(
+        conn.execute(
+            sa.select(sb.guest_id, sb.wins, sb.points, sb.matches)
+            .where(in_window)
+            .order_by(sb.wins.desc(), sb.points.desc(), sb.guest_id.desc())
+            .limit(limit)
+        )
+    )
+    ranks = _ranked(top, lambda r: (r.wins, r.points))
+    lines = [
+        BoardLine(rank, r.guest_id, int(r.wins), int(r.points), int(r.matches))
+        for rank, r in zip(ranks, top, strict=True)
+    ]
+    mine = None
+    if guest_id is not None:
+        mine = next((line for line in lines if line.guest_id == guest_id), None)
+        row = None
+        if mine is None:
+            row = conn.execute(
+                sa.select(sb.wins, sb.points, sb.matches).where(in_window, sb.guest_id == guest_id)
+            ).first()
+        if row is not None:
+            # Everyone ahead: a range of the same index.
+            better = conn.execute(
+                sa.select(sa.func.count()).where(
+                    in_window,
+                    sa.or_(sb.wins > row.wins, sa.and_(sb.wins == row.wins, sb.points > row.points)),
+                )
+            ).scalar_one()
+            mine = BoardLine(int(better) + 1, guest_id, int(row.wins), int(row.points), int(row.matches))
+    return lines, mine
+
+
+def _rating_board(
+    conn: sa.Connection, game: str, now: float, limit: int, guest_id: str | None
+) -> tuple[list[BoardLine], BoardLine | None]:
+    r = ratings.c
+    ranked = sa.and_(r.game == game, r.ranked_until > now)
+    top = list(
+        conn.execute(
+            sa.select(r.guest_id, r.rating, r.deviation, r.games)
+            .where(ranked)
+            .order_by(r.rating.desc(), r.guest_id.desc())
+            .limit(limit)
+        )
+    )
+    ranks = _ranked(top, lambda row: (round(row.rating),))
+
+    def line(rank: int, row: Any) -> BoardLine:
+        return BoardLine(rank, row.guest_id, 0, 0, int(row.games), rating=row.rating, deviation=row.deviation)
+
+    lines = [line(rank, row) for rank, row in zip(ranks, top, strict=True)]
+    mine = None
+    if guest_id is not None:
+        mine = next((x for x in lines if x.guest_id == guest_id), None)
+        if mine is None:
+            row = conn.execute(
+                sa.select(r.guest_id, r.rating, r.deviation, r.games).where(ranked, r.guest_id == guest_id)
+            ).first()
+            if row is not None:
+                better = conn.execute(
+                    sa.select(sa.func.count()).where(ranked, r.rating > row.rating)
+                ).scalar_one()
+                mine = line(int(better) + 1, row)
+    return lines, mine

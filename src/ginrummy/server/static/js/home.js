@@ -1,5 +1,6 @@
 // Home page: guest name, play a robot, create a private room and share its link.
 import { api, describeError } from "./api.js";
+import { showHomeBoards, showOnlinePanel } from "./home-compete.js";
 import { t } from "./i18n.js";
 import { guestName } from "./names.js";
 import { copyText, h, startPage, toast } from "./ui.js";
@@ -168,4 +169,6 @@ const prefs = loadPrefs();
 setUpRobot(prefs);
 setUpRoom(prefs);
 await setUpName();
+showOnlinePanel(document.getElementById("online-panel"));
+showHomeBoards(document.getElementById("compete-home"));
 document.getElementById("main").removeAttribute("data-loading");

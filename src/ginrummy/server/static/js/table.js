@@ -9,6 +9,7 @@
 //   input.js    clicks, keys and drag and drop turned into moves and choices
 //   motion.js   cards gliding from where they were to where they are (draw, discard)
 //   reactions.js quick reactions: the fixed set of emotes, shown and sent, mutable
+//   forfeit.js  aborting or resigning a match with a stranger
 import { hasText, t } from "./i18n.js";
 import { sounds } from "./sound.js";
 import { startPage, toast } from "./ui.js";
@@ -17,6 +18,7 @@ import { Input } from "./table/input.js";
 import { Motion } from "./table/motion.js";
 import { Overlays } from "./table/overlays.js";
 import { Reactions } from "./table/reactions.js";
+import { Forfeit } from "./table/forfeit.js";
 import { Board } from "./table/render.js";
 import { MatchSocket } from "./table/socket.js";
 import { TableState } from "./table/state.js";
@@ -42,6 +44,7 @@ const socket = new MatchSocket(matchId, {
 const board = new Board(state, choices, socket);
 const reactions = new Reactions(state, socket);
 const motion = new Motion();
+const forfeit = new Forfeit(state, socket);
 const input = new Input({ state, choices, socket, board, blocked: () => overlays.showingShowdown });
 
 /** Show what the state holds: a showdown not seen yet first, else the table and its overlays. */
@@ -59,6 +62,8 @@ function update() {
   overlays.renderWaiting();
   overlays.renderEnd();
   reactions.render();
+  forfeit.render();
+  forfeit.decorateEnd();
 }
 
 function onMessage(message) {

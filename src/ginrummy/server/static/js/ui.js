@@ -38,6 +38,9 @@ function header(active) {
     { class: "nav", "aria-label": t("nav.label") },
     h("a", { href: "/", class: active === "home" ? "active" : null }, t("nav.play")),
     h("a", { href: "/matches", class: active === "matches" ? "active" : null }, t("nav.matches")),
+    h("a", { href: "/tournaments", class: active === "tournaments" ? "active" : null }, t("nav.tournaments")),
+    h("a", { href: "/leaderboard", class: active === "leaderboard" ? "active" : null }, t("nav.leaderboard")),
+    h("a", { href: "/account", id: "nav-account", class: active === "account" ? "active" : null }, t("nav.account")),
   );
   const select = h(
     "select",

@@ -1,0 +1,149 @@
+"""HTTP routes of competition: accounts (claim, sign in, sign out), profiles and leaderboards."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import FastAPI, Request, Response
+
+from ..service import GameService, GuestRow, NotFound
+
+__all__ = ["install"]
+
+BOARDS = ("today", "rolling", "rating")
+LOGIN_COST = 3.0  # a sign-in attempt costs three ordinary calls of the caller's address
+
+
+def install(
+    app: FastAPI,
+    *,
+    guest: Callable[[Request, Response], Awaitable[GuestRow]],
+    spend: Callable[[Request, float], None],
+    json_body: Callable[[Request], Awaitable[dict[str, Any]]],
+    set_cookie: Callable[[Response, str], None],
+    clear_cookie: Callable[[Response], None],
+) -> None:
+    """Add the routes to `app`, with the app's own guest, rate-limit, body and cookie helpers."""
+
+    def service(request: Request) -> GameService:
+        found: GameService = request.app.state.service
+        return found
+
+    @app.post("/api/account")
+    async def claim(request: Request, response: Response) -> dict[str, Any]:
+        spend(request, 1.0)
+        me = await guest(request, response)
+        body = await json_body(request)
+        await service(request).accounts.claim(me, body.get("name"), body.get("password"))
+        fresh = await service(request).guest(me.id)
+        assert fresh is not None
+        return await service(request).me(fresh)
+
+    @app.post("/api/login")
+    async def login(request: Request, response: Response) -> dict[str, Any]:
+        spend(request, LOGIN_COST)
+        body = await json_body(request)
+        signed = await service(request).accounts.sign_in(body.get("name"), body.get("password"))
+        set_cookie(response, service(request).cookie_for(signed.guest.id))
+        return await service(request).me(signed.guest)
+
+    @app.post("/api/logout")
+    async def logout(response: Response) -> dict[str, Any]:
+        # The cookie is all a browser holds: forgetting it signs this device out. The next page
+        # gets a fresh guest.
+        clear_cookie(response)
+        return {"ok": True}
+
+    # -- quick pairing -----------------------------------------------------------
+
+    @app.post("/api/pool")
+    async def join_pool(request: Request, response: Response) -> dict[str, Any]:
+        """Wait in a pool: {"preset": "classic", "target": 100, "rated": true}."""
+        spend(request, 1.0)
+        me = await guest(request, response)
+        return await service(request).seek(me, await json_body(request))
+
+    @app.get("/api/pool")
+    async def wait_pool(request: Request, response: Response, wait: float = 25.0) -> dict[str, Any]:
+        """The wait's news: answers at once when paired, else after `wait` seconds (a long poll)."""
+        me = await guest(request, response)
+        return await service(request).wait_for_pairing(me, wait)
+
+    @app.delete("/api/pool")
+    async def leave_pool(request: Request, response: Response) -> dict[str, Any]:
+        me = await guest(request, response)
+        return {"left": service(request).stop_seeking(me)}
+
+    @app.post("/api/pool/robot")
+    async def pool_robot(request: Request, response: Response) -> dict[str, Any]:
+        spend(request, 1.0)
+        me = await guest(request, response)
+        match_id = await service(request).robot_instead(me)
+        return {"match_id": match_id, "url": f"/m/{match_id}"}
+
+    # -- tournaments ---------------------------------------------------------------
+
+    @app.get("/api/tournaments")
+    async def list_tournaments(request: Request) -> dict[str, Any]:
+        svc = service(request)
+        return {"tournaments": await svc.tournaments.listed(), "now": svc.clock()}
+
+    @app.post("/api/tournaments")
+    async def create_tournament(request: Request, response: Response) -> dict[str, Any]:
+        spend(request, 5.0)
+        me = await guest(request, response)
+        arena = await service(request).tournaments.create(me.id, await json_body(request))
+        return arena.summary()
+
+    @app.get("/api/tournaments/{tournament_id}")
+    async def get_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
+        svc = service(request)
+        arena = await svc.tournaments.get(tournament_id)
+        return arena.state(svc.guest_of_cookie(request.cookies.get("gr_guest")))
+
+    @app.post("/api/tournaments/{tournament_id}/{verb}")
+    async def tournament_verb(
+        tournament_id: str, verb: str, request: Request, response: Response
+    ) -> dict[str, Any]:
+        """join, withdraw, pause or resume."""
+        spend(request, 1.0)
+        me = await guest(request, response)
+        svc = service(request)
+        arena = await svc.tournaments.get(tournament_id)
+        if verb == "join":
+            await arena.join(me.id, me.name)
+        elif verb in ("withdraw", "pause", "resume"):
+            await arena.set_state(me.id, withdrawn=verb == "withdraw", paused=verb == "pause")
+        else:
+            raise NotFound(f"no action {verb!r}; use join, withdraw, pause or resume")
+        return arena.state(me.id)
+
+    @app.get("/api/players/{guest_id}")
+    async def player(guest_id: str, request: Request) -> dict[str, Any]:
+        return await service(request).profile(guest_id)
+
+    @app.get("/api/players/@/{name}")
+    async def player_by_name(name: str, request: Request) -> dict[str, Any]:
+        return await service(request).profile_by_name(name)
+
+    @app.get("/api/leaderboards/{board}")
+    async def leaderboard(board: str, request: Request) -> dict[str, Any]:
+        if board not in BOARDS:
+            raise NotFound(f"no leaderboard {board!r}; there are {', '.join(BOARDS)}")
+        svc = service(request)
+        # Looking at a board makes no guest: a visitor without a cookie just has no line of its own.
+        me = svc.guest_of_cookie(request.cookies.get("gr_guest"))
+        return await svc.boards.board(board, me)
+
+    @app.get("/api/leaderboards")
+    async def leaderboards_summary(request: Request) -> dict[str, Any]:
+        """The first lines of each board, for the home page."""
+        svc = service(request)
+        me = svc.guest_of_cookie(request.cookies.get("gr_guest"))
+        boards = {}
+        for board in BOARDS:
+            data = await svc.boards.board(board, me)
+            data["lines"] = data["lines"][:5]
+            boards[board] = data
+        return {"boards": boards, "now": svc.clock()}

@@ -1,0 +1,134 @@
+// The home page's competition corner: Play online (quick pairing), today's leaderboard with its
+// countdown to 00:00:00 UTC, the 30-day board.
+import { api, describeError } from "./api.js";
+import { formatNumber, t } from "./i18n.js";
+import { boardTable, countdown, nextUtcMidnight, tournamentList } from "./compete.js";
+import { h, toast } from "./ui.js";
+
+const PRESETS = ["classic", "hoyle", "oklahoma", "big_gin"];
+const TARGETS = [50, 100, 150];
+
+function select(id, options, chosen) {
+  return h("select", { id }, options.map(([value, label]) => h("option", { value, selected: String(value) === String(chosen) }, label)));
+}
+
+/** The Play online panel: choose a pool, wait (with news every few seconds), go to the match. */
+export function showOnlinePanel(root) {
+  const saved = JSON.parse(localStorage.getItem("gr-online") || "{}");
+  const preset = select("online-rules", PRESETS.map((p) => [p, t(`rules.${p}`)]), saved.preset || "classic");
+  const target = select("online-target", TARGETS.map((n) => [n, t(n === 100 ? "home.target_default" : "home.target_n", { n })]), saved.target || 100);
+  const mode = select("online-mode", [["rated", t("online.rated")], ["casual", t("online.casual")]], saved.mode || "rated");
+  const play = h("button", { type: "submit", class: "primary big", id: "play-online" }, t("online.play"));
+  const news = h("div", { class: "seeking", id: "seeking", hidden: true });
+  const form = h(
+    "form",
+    { id: "online-form" },
+    h("label", { class: "field" }, h("span", {}, t("home.rules")), preset),
+    h("label", { class: "field" }, h("span", {}, t("home.target")), target),
+    h("label", { class: "field" }, h("span", {}, t("online.mode")), mode),
+    play,
+  );
+  root.replaceChildren(
+    h("h2", { id: "online-title" }, t("online.title")),
+    h("p", { class: "hint" }, t("online.hint")),
+    form,
+    news,
+  );
+  let seeking = false;
+
+  const stop = async () => {
+    seeking = false;
+    news.hidden = true;
+    play.disabled = false;
+    await api("DELETE", "/api/pool").catch(() => null);
+  };
+
+  const showNews = (s) => {
+    const cancel = h("button", { type: "button", id: "cancel-online", onclick: stop }, t("online.cancel"));
+    const robot = s.robot_offer
+      ? h(
+          "button",
+          {
+            type: "button",
+            id: "online-robot",
+            onclick: async () => {
+              seeking = false;
+              try {
+                const made = await api("POST", "/api/pool/robot");
+                location.assign(made.url);
+              } catch (error) {
+                toast(describeError(error), "error");
+              }
+            },
+          },
+          t("online.robot_instead"),
+        )
+      : null;
+    news.replaceChildren(
+      h("div", { class: "spinner", "aria-hidden": "true" }),
+      h("span", { id: "seeking-text" }, t("online.waiting", { seconds: formatNumber(Math.floor(s.waited)), range: formatNumber(Math.round(s.range)), n: s.waiting })),
+      cancel,
+      robot,
+    );
+    news.hidden = false;
+  };
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const choice = { preset: preset.value, target: Number(target.value), mode: mode.value };
+    localStorage.setItem("gr-online", JSON.stringify(choice));
+    play.disabled = true;
+    seeking = true;
+    try {
+      let s = await api("POST", "/api/pool", { preset: choice.preset, target: choice.target, rated: choice.mode === "rated" });
+      while (seeking) {
+        if (s.state === "paired") {
+          location.assign(s.url);
+          return;
+        }
+        if (s.state === "gone") throw new Error(t("online.gone"));
+        showNews(s);
+        s = await api("GET", "/api/pool?wait=3");
+      }
+    } catch (error) {
+      if (seeking) toast(describeError(error), "error");
+      seeking = false;
+      news.hidden = true;
+      play.disabled = false;
+    }
+  });
+}
+
+function panel(id, title, extra, board) {
+  return h(
+    "section",
+    { class: "panel", id, "aria-labelledby": `${id}-title` },
+    h("h2", { id: `${id}-title` }, h("span", {}, title, extra), h("a", { class: "more", href: `/leaderboard#${board.board}` }, t("compete.see_all"))),
+    boardTable(board, { compact: true }),
+  );
+}
+
+/** Fill `root` with the boards; the daily one counts down to the next UTC midnight and then refreshes. */
+export async function showHomeBoards(root) {
+  try {
+    const [data, tours] = await Promise.all([api("GET", "/api/leaderboards"), api("GET", "/api/tournaments")]);
+    const clock = h("strong", { class: "countdown", id: "daily-countdown" }, "00:00:00");
+    root.replaceChildren(
+      h(
+        "div",
+        { class: "boards" },
+        panel("daily-board", t("compete.daily_title"), h("span", { class: "ends" }, " ", t("compete.ends_in"), " ", clock), data.boards.today),
+        panel("rolling-board", t("compete.rolling_title"), null, data.boards.rolling),
+      ),
+      h(
+        "section",
+        { class: "panel", id: "home-tournaments", "aria-labelledby": "home-tournaments-title" },
+        h("h2", { id: "home-tournaments-title" }, h("span", {}, t("tournament.title")), h("a", { class: "more", href: "/tournaments" }, t("tournament.create_title"))),
+        tournamentList(tours.tournaments, tours.now),
+      ),
+    );
+    countdown(clock, nextUtcMidnight(data.now), data.now, () => setTimeout(() => showHomeBoards(root), 1500));
+  } catch (error) {
+    root.replaceChildren(h("p", { class: "error" }, describeError(error)));
+  }
+}

@@ -1,0 +1,34 @@
+// Leaderboards: today's (UTC day, with its countdown), the last 30 days, and the top ratings.
+import { api, describeError } from "./api.js";
+import { t } from "./i18n.js";
+import { boardTable, countdown, nextUtcMidnight } from "./compete.js";
+import { h, startPage } from "./ui.js";
+
+await startPage("leaderboard");
+const holder = document.getElementById("board");
+const about = document.getElementById("board-about");
+const ends = document.getElementById("board-ends");
+let stop = null;
+
+async function show(name) {
+  for (const tab of document.querySelectorAll("[data-board]")) tab.setAttribute("aria-pressed", String(tab.dataset.board === name));
+  history.replaceState(null, "", `#${name}`);
+  about.textContent = t(`board.about.${name}`);
+  holder.replaceChildren(h("p", { class: "hint" }, t("board.loading")));
+  if (stop) stop();
+  stop = null;
+  try {
+    const board = await api("GET", `/api/leaderboards/${name}`);
+    holder.replaceChildren(boardTable(board));
+    ends.hidden = name !== "today";
+    if (name === "today") {
+      stop = countdown(document.getElementById("board-countdown"), nextUtcMidnight(board.now), board.now, () => show("today"));
+    }
+  } catch (error) {
+    holder.replaceChildren(h("p", { class: "error" }, describeError(error)));
+  }
+}
+
+for (const tab of document.querySelectorAll("[data-board]")) tab.addEventListener("click", () => show(tab.dataset.board));
+const wanted = location.hash.slice(1);
+show(["today", "rolling", "rating"].includes(wanted) ? wanted : "today");

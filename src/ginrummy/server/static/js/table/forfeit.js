@@ -1,0 +1,52 @@
+// Leaving a match with a stranger: Abort (free until both have moved) or Resign (loses the match),
+// and the reason on the end screen when a match ended that way.
+import { t } from "../i18n.js";
+import { ask, h } from "../ui.js";
+
+export class Forfeit {
+  constructor(state, socket) {
+    this.state = state;
+    this.socket = socket;
+  }
+
+  /** The Abort / Resign button under the table while the server allows one. */
+  render() {
+    const m = this.state.match;
+    let bar = document.getElementById("forfeit");
+    if (!m || !(m.abortable || m.resignable)) {
+      bar?.remove();
+      return;
+    }
+    const kind = m.abortable ? "abort" : "resign";
+    if (bar && bar.dataset.kind === kind) return;
+    bar?.remove();
+    const button = h("button", { type: "button", id: `${kind}-match`, class: kind === "resign" ? "danger" : "" }, t(`forfeit.${kind}`));
+    button.addEventListener("click", async () => {
+      const sure = await ask({
+        title: t(`forfeit.${kind}_title`),
+        body: t(`forfeit.${kind}_body`),
+        buttons: [
+          { label: t("forfeit.cancel"), value: "no" },
+          { label: t(`forfeit.${kind}`), value: "yes", class: "primary" },
+        ],
+      });
+      if (sure === "yes") this.socket.sendMessage({ type: kind });
+    });
+    bar = h("div", { id: "forfeit", class: "forfeit-bar", dataset: { kind } }, m.rated ? h("span", { class: "rated-mark" }, t("forfeit.rated")) : null, button);
+    document.getElementById("table").append(bar);
+  }
+
+  /** "Ann resigned" / "aborted" / "Ann left the match" on the end screen; the way back to a tournament. */
+  decorateEnd() {
+    const r = this.state.result;
+    const end = document.querySelector("#end .overlay-box");
+    const tournament = this.state.match && this.state.match.tournament_id;
+    if (end && tournament && !end.querySelector("#back-tournament")) {
+      end.querySelector(".overlay-actions")?.prepend(h("a", { class: "button primary", id: "back-tournament", href: `/t/${encodeURIComponent(tournament)}` }, t("forfeit.back_tournament")));
+    }
+    if (!end || !r || !r.ended || end.querySelector(".ended-reason")) return;
+    const name = this.state.names(true)[r.by] ?? "";
+    const text = r.by === this.state.seat ? t(`forfeit.you_${r.ended}`) : t(`forfeit.they_${r.ended}`, { name });
+    end.querySelector("h2")?.after(h("p", { class: "ended-reason" }, text));
+  }
+}

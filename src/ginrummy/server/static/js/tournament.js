@@ -1,0 +1,140 @@
+// One tournament: countdown, live standings over a WebSocket, join / pause / withdraw, your next
+// pairing (the page goes to the match as soon as it is made), the matches in play to watch, the winner.
+import { api, describeError, parseJson } from "./api.js";
+import { formatNumber, t } from "./i18n.js";
+import { countdown } from "./compete.js";
+import { copyText, h, startPage, toast } from "./ui.js";
+
+await startPage("tournaments");
+const root = document.getElementById("tournament");
+const tournamentId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+let stopClock = null;
+let lastMatch = sessionStorage.getItem(`gr-t-${tournamentId}-seen`);
+
+async function act(verb) {
+  try {
+    render(await api("POST", `/api/tournaments/${encodeURIComponent(tournamentId)}/${verb}`));
+  } catch (error) {
+    toast(describeError(error), "error");
+  }
+}
+
+function standingsTable(data) {
+  const me = data.me;
+  const rows = data.standings.map((line) =>
+    h(
+      "tr",
+      { class: [me && line.rank === me.rank ? "mine" : "", line.withdrawn ? "withdrawn" : ""].join(" "), dataset: { id: line.id } },
+      h("td", { class: "rank" }, formatNumber(line.rank)),
+      h(
+        "td",
+        { class: "who" },
+        h("a", { href: `/players/${encodeURIComponent(line.id)}`, class: "player-link" }, line.name),
+        line.fire ? h("span", { class: "fire", title: t("tournament.on_fire") }, " \u{1F525}") : null,
+        line.paused ? h("span", { class: "hint" }, ` (${t("tournament.paused")})`) : null,
+      ),
+      h("td", { class: "sheet" }, line.sheet.join(" ")),
+      h("td", { class: "num score" }, formatNumber(line.score)),
+      h("td", { class: "num perf" }, line.performance === null ? "–" : String(line.performance)),
+    ),
+  );
+  if (!rows.length) return h("p", { class: "hint" }, t("tournament.nobody"));
+  return h(
+    "table",
+    { class: "board standings", id: "standings" },
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", {}, t("board.rank")), h("th", {}, t("board.player")), h("th", {}, t("tournament.sheet")), h("th", { class: "num" }, t("tournament.score")), h("th", { class: "num perf" }, t("tournament.performance"))),
+    ),
+    h("tbody", {}, rows),
+  );
+}
+
+function render(data) {
+  const tour = data.tournament;
+  const me = data.me;
+  if (me && me.match_id && me.match_id !== lastMatch) {
+    // Your next pairing: go and play it (as Lichess's arena does).
+    lastMatch = me.match_id;
+    sessionStorage.setItem(`gr-t-${tournamentId}-seen`, me.match_id);
+    location.assign(`/m/${encodeURIComponent(me.match_id)}`);
+    return;
+  }
+  document.title = `${tour.name} · ${t("app.name")}`;
+  const clock = h("strong", { class: "countdown", id: "t-countdown" }, "");
+  const phase = tour.status === "created" ? "starts_in" : tour.status === "started" ? "ends_in" : "finished";
+  const buttons = [];
+  if (tour.status !== "finished") {
+    if (!me || !me.joined) buttons.push(h("button", { class: "primary big", id: "t-join", onclick: () => act("join") }, t("tournament.join")));
+    else {
+      buttons.push(
+        me.paused
+          ? h("button", { id: "t-resume", class: "primary", onclick: () => act("resume") }, t("tournament.resume"))
+          : h("button", { id: "t-pause", onclick: () => act("pause") }, t("tournament.pause")),
+        h("button", { id: "t-withdraw", onclick: () => act("withdraw") }, t("tournament.withdraw")),
+      );
+    }
+  }
+  const link = new URL(`/t/${tournamentId}`, location.origin).href;
+  const linkInput = h("input", { readonly: true, value: link, id: "t-link" });
+  const winner = tour.winner
+    ? h("p", { class: "winner", id: "t-winner" }, "\u2605 ", t("tournament.winner", { name: tour.winner.name }))
+    : null;
+  root.replaceChildren(
+    h("h1", { id: "t-title" }, tour.name),
+    h(
+      "p",
+      { class: "hint" },
+      t(`rules.${tour.rules.preset || "classic"}`),
+      " · ",
+      t("home.target_n", { n: tour.rules.target || 100 }),
+      " · ",
+      tour.rated ? t("tournament.rated_short") : t("tournament.casual_short"),
+      " · ",
+      t("tournament.players", { n: tour.players }),
+    ),
+    h("p", { class: "ends", dataset: { phase } }, phase === "finished" ? t("tournament.finished") : [t(`tournament.${phase}`), " ", clock]),
+    winner,
+    h("div", { class: "row" }, buttons),
+    me && me.joined && !me.match_id && tour.status === "started" && !me.paused ? h("p", { class: "hint", id: "t-waiting" }, t("tournament.waiting_pairing")) : null,
+    standingsTable(data),
+    data.playing.length
+      ? h(
+          "div",
+          { id: "t-playing" },
+          h("h2", {}, t("tournament.watch")),
+          h("ul", { class: "watch-list" }, data.playing.map((m) => h("li", {}, h("a", { href: m.watch, dataset: { match: m.id } }, m.names.join(" – "))))),
+        )
+      : null,
+    h("h2", {}, t("tournament.share")),
+    h("div", { class: "row" }, linkInput, h("button", { type: "button", onclick: async () => toast((await copyText(link, linkInput)) ? t("home.copied") : t("home.copy_failed")) }, t("home.copy"))),
+  );
+  if (stopClock) stopClock();
+  stopClock = null;
+  if (phase !== "finished") stopClock = countdown(clock, phase === "starts_in" ? tour.starts_at : tour.ends_at, data.now);
+}
+
+function connect(attempt = 0) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/t/${encodeURIComponent(tournamentId)}`);
+  ws.addEventListener("message", (event) => {
+    const message = parseJson(event.data);
+    if (message.type === "tournament") render(message);
+    else if (message.type === "error") root.replaceChildren(h("p", { class: "error" }, message.message));
+  });
+  ws.addEventListener("open", () => {
+    attempt = 0;
+  });
+  ws.addEventListener("close", (event) => {
+    if (event.code === 4404) return;
+    setTimeout(() => connect(attempt + 1), Math.min(10000, 500 * 2 ** attempt));
+  });
+}
+
+try {
+  render(await api("GET", `/api/tournaments/${encodeURIComponent(tournamentId)}`));
+  connect();
+} catch (error) {
+  root.replaceChildren(h("p", { class: "error" }, describeError(error)));
+}

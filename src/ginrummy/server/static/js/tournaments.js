@@ -1,0 +1,73 @@
+// Tournaments: the listed and daily arenas with their countdowns, and a form to make one (shared by link).
+import { api, describeError } from "./api.js";
+import { t } from "./i18n.js";
+import { tournamentList } from "./compete.js";
+import { h, startPage, toast } from "./ui.js";
+
+await startPage("tournaments");
+const root = document.getElementById("tournaments");
+const PRESETS = ["classic", "hoyle", "oklahoma", "big_gin"];
+
+function field(label, input) {
+  return h("label", { class: "field" }, h("span", {}, label), input);
+}
+
+const name = h("input", { id: "t-name", maxlength: 40, value: t("tournament.default_name"), required: true });
+const startsIn = h("input", { id: "t-starts-in", type: "number", min: 0, max: 10080, step: 1, value: 2 });
+const minutes = h("input", { id: "t-minutes", type: "number", min: 1, max: 1440, step: 1, value: 30 });
+const preset = h("select", { id: "t-rules" }, PRESETS.map((p) => h("option", { value: p }, t(`rules.${p}`))));
+const target = h("select", { id: "t-target" }, [25, 50, 100].map((n) => h("option", { value: n, selected: n === 50 }, t("home.target_n", { n }))));
+const clock = h("select", { id: "t-clock" }, [20, 30, 60].map((s) => h("option", { value: s, selected: s === 30 }, t("home.seconds", { n: s }))));
+const rated = h("input", { id: "t-rated", type: "checkbox", checked: true });
+const robots = h("input", { id: "t-robots", type: "checkbox", checked: true });
+const listed = h("input", { id: "t-listed", type: "checkbox" });
+const create = h("button", { type: "submit", class: "primary big", id: "t-create" }, t("tournament.create"));
+const form = h(
+  "form",
+  { id: "tournament-form", class: "tournament-form" },
+  field(t("tournament.name"), name),
+  field(t("tournament.starts_in"), startsIn),
+  field(t("tournament.minutes"), minutes),
+  field(t("home.rules"), preset),
+  field(t("home.target"), target),
+  field(t("home.turn_clock"), clock),
+  h("label", { class: "check" }, rated, " ", t("tournament.rated")),
+  h("label", { class: "check" }, robots, " ", t("tournament.robots")),
+  h("label", { class: "check" }, listed, " ", t("tournament.listed")),
+  create,
+);
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  create.disabled = true;
+  try {
+    const made = await api("POST", "/api/tournaments", {
+      name: name.value,
+      starts_in: Number(startsIn.value),
+      minutes: Number(minutes.value),
+      rules: { preset: preset.value, target: Number(target.value) },
+      turn_seconds: Number(clock.value),
+      rated: rated.checked,
+      robots: robots.checked,
+      listed: listed.checked,
+    });
+    location.assign(made.url);
+  } catch (error) {
+    toast(describeError(error), "error");
+    create.disabled = false;
+  }
+});
+
+const list = h("div", { id: "tournament-list" }, t("board.loading"));
+root.replaceChildren(
+  h("h1", {}, t("tournament.title")),
+  list,
+  h("h2", {}, t("tournament.create_title")),
+  h("p", { class: "hint" }, t("tournament.create_hint")),
+  form,
+);
+try {
+  const data = await api("GET", "/api/tournaments");
+  list.replaceChildren(tournamentList(data.tournaments, data.now));
+} catch (error) {
+  list.replaceChildren(h("p", { class: "error" }, describeError(error)));
+}

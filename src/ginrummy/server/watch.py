@@ -1,0 +1,99 @@
+"""Read-only sockets: a tournament's live page (/ws/t/ID) and a match's spectators (/ws/watch/ID).
+
+Neither takes actions: the only message accepted is a ping. A spectator gets the public view of
+the table (service/spectate.py), built from both seats' views; a tournament page gets standings,
+the matches to watch and, for a player, its own next pairing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from starlette.websockets import WebSocket
+
+from ..service import GameService, NotFound, StoreBusy
+from .guards import origin_allowed
+from .limits import SocketGuard
+from .ws import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN, COOKIE, SocketConnection, _refuse
+
+__all__ = ["tournament_socket", "watch_socket"]
+
+log = logging.getLogger("ginrummy.server")
+
+
+async def _opened(websocket: WebSocket, what: str) -> bool:
+    """Accept the socket if the address may open one more and the page is of this site."""
+    guard: SocketGuard = websocket.app.state.socket_guard
+    address = websocket.client.host if websocket.client is not None else "unknown"
+    await websocket.accept()
+    refused = guard.may_open(address)
+    if refused is not None:
+        await _refuse(websocket, "rate_limited", refused, CLOSE_TRY_AGAIN)
+        return False
+    headers = websocket.headers
+    if not origin_allowed(
+        headers.get("origin"), headers.get("host", ""), websocket.app.state.settings.allowed_origins
+    ):
+        await _refuse(
+            websocket, "forbidden", f"this page may not open {what} of another site", CLOSE_FORBIDDEN
+        )
+        return False
+    return True
+
+
+async def _drain(websocket: WebSocket, conn: SocketConnection) -> None:
+    """Answer pings until the socket closes; anything else is ignored."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if message.get("text") == '{"type":"ping"}':
+            conn.send_text('{"type":"pong"}')
+
+
+async def watch_socket(websocket: WebSocket, match_id: str) -> None:
+    """/ws/watch/<match_id>: anyone may watch; each message is the public view of the table."""
+    service: GameService = websocket.app.state.service
+    if not await _opened(websocket, "a table"):
+        return
+    try:
+        live = await service.get_live(match_id)
+    except StoreBusy:
+        await _refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
+        return
+    if live is None:
+        await _refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
+        return
+    conn = SocketConnection(websocket)
+    live.watch(conn)
+    try:
+        await _drain(websocket, conn)
+    except Exception:
+        log.debug("spectator socket of %s failed", match_id, exc_info=True)
+    finally:
+        live.unwatch(conn)
+        await conn.close()
+
+
+async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
+    """/ws/t/<id>: standings and the viewer's own state, pushed on every change."""
+    service: GameService = websocket.app.state.service
+    if not await _opened(websocket, "a tournament"):
+        return
+    try:
+        arena = await service.tournaments.get(tournament_id)
+    except NotFound as exc:
+        await _refuse(websocket, "not_found", exc.message, CLOSE_NOT_FOUND)
+        return
+    guest_id = service.guest_of_cookie(websocket.cookies.get(COOKIE))
+    conn = SocketConnection(websocket)
+    arena.connect(conn, guest_id)
+    try:
+        await _drain(websocket, conn)
+    except Exception:
+        log.debug("tournament socket of %s failed", tournament_id, exc_info=True)
+    finally:
+        arena.disconnect(conn)
+        with contextlib.suppress(Exception):
+            await conn.close()

@@ -1,0 +1,560 @@
+"""Arena tournaments (Lichess-style): a fixed time, join any time, paired again as soon as a match ends.
+
+Scoring (Lichess's arena): a match won is worth 2, drawn 1, lost 0. Two wins in a row put a
+player "on fire": while on fire a won or drawn match is worth double, and anything but a win puts
+the fire out. An aborted match counts for nothing. Ties are broken by performance: the mean over
+the player's matches of the opponent's rating, +500 for a win and -500 for a loss (robots count
+at the rating of their level). Pairing: whoever is waiting is paired with the waiting player
+nearest in the standings, but not with the opponent of their last match while someone else is
+waiting; an odd one out plays a robot when the tournament allows robots. When the clock ends,
+nobody is paired any more and matches still being played continue but count for nothing, as on
+Lichess.
+
+A tournament is one writer (`ArenaLive`) whose whole state is in the database (the tournament,
+its players, its matches): after a restart it is rebuilt from there and pairing resumes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import BadRequest, Forbidden, NotFound
+from .ports import MatchRow, SeatRow, StoreError, TournamentPlayer, TournamentRow
+from .ratings import GAME
+
+if TYPE_CHECKING:
+    from .live import Connection
+    from .platform import GameService
+
+__all__ = ["ArenaLive", "Standing", "Tournaments", "arena_pairs", "arena_standings"]
+
+log = logging.getLogger("ginrummy.service")
+
+ROBOT_RATINGS = {"novice": 1100, "casual": 1400, "skilled": 1600, "advanced": 1800, "expert": 2000}
+NAME_MAX = 40
+_dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+@dataclass(slots=True)
+class Standing:
+    """One player's line in an arena's standings."""
+
+    guest_id: str
+    score: int = 0
+    played: int = 0
+    won: int = 0
+    fire: bool = False  # two wins in a row: the next wins count double
+    streak: int = 0
+    performance_sum: float = 0.0
+    sheet: list[int] = field(default_factory=list)  # points of each match, in order
+    joined_at: float = 0.0
+
+    @property
+    def performance(self) -> float:
+        return self.performance_sum / self.played if self.played else 0.0
+
+
+def arena_standings(
+    matches: list[MatchRow],
+    players: list[TournamentPlayer],
+    ratings: dict[str, float],
+    *,
+    until: float,
+) -> list[Standing]:
+    """The standings from the finished matches (in the order they finished, up to `until`)."""
+    table = {p.guest_id: Standing(p.guest_id, joined_at=p.joined_at) for p in players}
+    done = sorted(
+        (m for m in matches if m.status == "over" and m.finished_at is not None and m.finished_at <= until),
+        key=lambda m: (m.finished_at or 0.0, m.id),
+    )
+    for match in done:
+        result = match.result or {}
+        if result.get("ended") == "aborted":
+            continue
+        winner = result.get("winner")
+        for seat in match.seats:
+            line = table.get(seat.guest_id or "")
+            if line is None:
+                continue
+            other = match.seats[1 - seat.seat]
+            opponent = (
+                ratings.get(other.guest_id, 1500.0)
+                if other.guest_id
+                else ROBOT_RATINGS.get(other.robot_level or "", 1500)
+            )
+            if winner == seat.seat:
+                points, bonus = 2, 500.0
+                line.won += 1
+                line.streak += 1
+            elif winner is None:
+                points, bonus = 1, 0.0
+                line.streak = 0
+            else:
+                points, bonus = 0, -500.0
+                line.streak = 0
+            if line.fire:
+                points *= 2
+            line.fire = line.streak >= 2
+            line.score += points
+            line.played += 1
+            line.performance_sum += opponent + bonus
+            line.sheet.append(points)
+    return sorted(table.values(), key=lambda s: (-s.score, -s.performance, s.joined_at, s.guest_id))
+
+
+def arena_pairs(
+    waiting: list[str], last_opponent: dict[str, str | None]
+) -> tuple[list[tuple[str, str]], str | None]:
+    """Pairs of `waiting` (given in standings order) and the one left over, if any.
+
+    Each player takes the nearest player below in the standings, skipping the opponent of its
+    last match while another choice exists; nobody is in two pairs, nobody meets itself.
+    """
+    free = list(dict.fromkeys(waiting))
+    pairs = []
+    while len(free) >= 2:
+        first = free.pop(0)
+        choice = next(
+            (
+                i
+                for i, other in enumerate(free)
+                if last_opponent.get(first) != other and last_opponent.get(other) != first
+            ),
+            0,
+        )
+        pairs.append((first, free.pop(choice)))
+    return pairs, (free[0] if free else None)
+
+
+class ArenaLive:
+    """One running arena: the only object that pairs its players (under `lock`)."""
+
+    def __init__(self, service: GameService, row: TournamentRow) -> None:
+        self.service = service
+        self.row = row
+        self.lock = asyncio.Lock()
+        self.players: dict[str, TournamentPlayer] = {}
+        self.current: dict[str, str] = {}  # guest id -> the tournament match it is playing
+        self.last_opponent: dict[str, str | None] = {}
+        self.waiting_since: dict[str, float] = {}
+        self.standings: list[Standing] = []
+        self.names: dict[str, str] = {}
+        self.conns: dict[Connection, str | None] = {}  # socket -> the guest watching (None: nobody signed)
+        self.matches: list[MatchRow] = []
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.service.clock
+
+    async def load(self) -> None:
+        """Rebuild everything from the database (at start, after a restart)."""
+        store = self.service.store
+        self.players = {p.guest_id: p for p in await store.tournament_players(self.id)}
+        self.matches = await store.tournament_matches(self.id)
+        self.current = {}
+        self.last_opponent = {}
+        for match in sorted(self.matches, key=lambda m: m.created_at):
+            ids = [s.guest_id or f"robot:{s.robot_level}" for s in match.seats]
+            for seat in match.seats:
+                if seat.guest_id:
+                    self.last_opponent[seat.guest_id] = ids[1 - seat.seat]
+                    if match.status != "over":
+                        self.current[seat.guest_id] = match.id
+        await self._restand()
+
+    async def _restand(self) -> None:
+        store = self.service.store
+        ids = list(self.players)
+        ratings = {g: r.rating for g, r in (await store.get_ratings(ids, GAME)).items()} if ids else {}
+        missing = [g for g in ids if g not in self.names]
+        if missing:
+            self.names.update({g.id: g.name for g in (await store.get_guests(missing)).values()})
+        self.standings = arena_standings(
+            self.matches, list(self.players.values()), ratings, until=self.row.ends_at
+        )
+
+    # -- players -----------------------------------------------------------------------
+
+    async def join(self, guest_id: str, name: str) -> None:
+        if self.row.status == "finished":
+            raise Forbidden("this tournament is over")
+        async with self.lock:
+            old = self.players.get(guest_id)
+            player = TournamentPlayer(guest_id, old.joined_at if old else self.clock(), False, False)
+            await self.service.store.set_tournament_player(self.id, player)
+            self.players[guest_id] = player
+            self.names[guest_id] = name
+            self.waiting_since[guest_id] = self.clock()
+            await self._restand()
+        self.broadcast()
+
+    async def set_state(self, guest_id: str, *, withdrawn: bool, paused: bool) -> None:
+        """Withdraw (leave for good; rejoining is possible) or pause (not paired until resumed)."""
+        async with self.lock:
+            old = self.players.get(guest_id)
+            if old is None:
+                raise NotFound("you have not joined this tournament")
+            player = TournamentPlayer(guest_id, old.joined_at, withdrawn, paused)
+            await self.service.store.set_tournament_player(self.id, player)
+            self.players[guest_id] = player
+            if not (withdrawn or paused):
+                self.waiting_since[guest_id] = self.clock()
+        self.broadcast()
+
+    # -- the clock and pairing ------------------------------------------------------------
+
+    async def wave(self) -> None:
+        """Start, pair the waiting players, or finish, as the clock says."""
+        now = self.clock()
+        row = self.row
+        if row.status == "created" and now >= row.starts_at:
+            await self._set_status("started")
+        if row.status == "started" and now >= row.ends_at:
+            await self._set_status("finished")
+            return
+        if self.row.status != "started":
+            return
+        async with self.lock:
+            rank = {s.guest_id: i for i, s in enumerate(self.standings)}
+            waiting = [
+                g
+                for g, p in self.players.items()
+                if not p.withdrawn and not p.paused and g not in self.current and g in self.waiting_since
+            ]
+            waiting.sort(key=lambda g: (rank.get(g, len(rank)), g))
+            pairs, odd = arena_pairs(waiting, self.last_opponent)
+            for a, b in pairs:
+                await self._start(a, b)
+            if odd is not None and row.robots and now - self.waiting_since.get(odd, now) >= 3.0:
+                await self._start(odd, None)
+        if pairs or odd:
+            self.broadcast()
+
+    async def _start(self, first: str, second: str | None) -> None:
+        """A match of the tournament between two players (or one and a robot). Call with `lock` held."""
+        from .platform import robot_level_for  # one home for the rating -> robot level choice
+
+        if second is not None and secrets.randbelow(2):
+            first, second = second, first
+        people = [g for g in (first, second) if g is not None]
+        if second is None:
+            rating = (await self.service.boards.rating_of(first))["rating"]
+            level = robot_level_for(rating)
+            seats = (SeatRow(0, first), SeatRow(1, robot_level=level))
+        else:
+            seats = (SeatRow(0, first), SeatRow(1, second))
+        row = self.service.new_match_row(
+            kind="tourney",
+            status="playing",
+            rules=self.row.rules,
+            turn_seconds=self.row.turn_seconds,
+            seats=seats,
+            rated=self.row.rated and second is not None,
+            tournament_id=self.id,
+        )
+        await self.service.store.create_match(row)
+        self.matches.append(row)
+        ids = [s.guest_id or f"robot:{s.robot_level}" for s in seats]
+        for seat in seats:
+            if seat.guest_id:
+                self.current[seat.guest_id] = row.id
+                self.last_opponent[seat.guest_id] = ids[1 - seat.seat]
+                self.waiting_since.pop(seat.guest_id, None)
+        await self.service.get_live(row.id)
+        log.info("tournament %s: match %s for %s", self.id, row.id, ", ".join(people))
+
+    async def match_over(self, match_id: str) -> None:
+        """A tournament match ended: its players wait for the next pairing; standings change."""
+        async with self.lock:
+            fresh = await self.service.store.get_match(match_id)
+            if fresh is None:
+                return
+            self.matches = [fresh if m.id == match_id else m for m in self.matches]
+            now = self.clock()
+            for guest, current in list(self.current.items()):
+                if current == match_id:
+                    del self.current[guest]
+                    self.waiting_since[guest] = now
+            await self._restand()
+        self.broadcast()
+
+    async def _set_status(self, status: str) -> None:
+        await self.service.store.set_tournament_status(self.id, status)
+        self.row = TournamentRow(**{**_fields(self.row), "status": status})
+        if status == "finished":
+            await self._restand()
+        self.broadcast()
+
+    # -- what pages see ---------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        row = self.row
+        winner = (
+            self.standings[0]
+            if row.status == "finished" and self.standings and self.standings[0].played
+            else None
+        )
+        return {
+            "id": row.id,
+            "name": row.name,
+            "format": row.format,
+            "status": row.status,
+            "starts_at": row.starts_at,
+            "ends_at": row.ends_at,
+            "rules": row.rules,
+            "turn_seconds": row.turn_seconds,
+            "rated": row.rated,
+            "robots": row.robots,
+            "listed": row.listed,
+            "players": sum(1 for p in self.players.values() if not p.withdrawn),
+            "winner": {"id": winner.guest_id, "name": self.names.get(winner.guest_id, "Guest")}
+            if winner
+            else None,
+            "url": f"/t/{row.id}",
+        }
+
+    def state(self, guest_id: str | None) -> dict[str, Any]:
+        """The tournament page's message: standings, matches to watch, and the viewer's own state."""
+        lines = []
+        for rank, s in enumerate(self.standings, start=1):
+            player = self.players.get(s.guest_id)
+            lines.append(
+                {
+                    "rank": rank,
+                    "id": s.guest_id,
+                    "name": self.names.get(s.guest_id, "Guest"),
+                    "score": s.score,
+                    "played": s.played,
+                    "won": s.won,
+                    "fire": s.fire,
+                    "sheet": s.sheet[-12:],
+                    "performance": round(s.performance) if s.played else None,
+                    "withdrawn": bool(player and player.withdrawn),
+                    "paused": bool(player and player.paused),
+                    "playing": s.guest_id in self.current,
+                }
+            )
+        live = []
+        for match_id in sorted(set(self.current.values())):
+            m = next((x for x in self.matches if x.id == match_id), None)
+            if m is None:
+                continue
+            names = [
+                self.names.get(s.guest_id or "", "Guest") if s.guest_id else f"Robot ({s.robot_level})"
+                for s in m.seats
+            ]
+            live.append({"id": match_id, "names": names, "watch": f"/watch/{match_id}"})
+        me = None
+        if guest_id is not None and guest_id in self.players:
+            player = self.players[guest_id]
+            me = {
+                "joined": not player.withdrawn,
+                "paused": player.paused,
+                "match_id": self.current.get(guest_id),
+                "rank": next((line["rank"] for line in lines if line["id"] == guest_id), None),
+            }
+        return {
+            "type": "tournament",
+            "tournament": self.summary(),
+            "now": self.clock(),
+            "standings": lines,
+            "playing": live,
+            "me": me,
+        }
+
+    def broadcast(self) -> None:
+        # The standings are the same for everyone: encode them once per viewer kind.
+        anonymous: str | None = None
+        for conn, guest in list(self.conns.items()):
+            if guest is None or guest not in self.players:
+                if anonymous is None:
+                    anonymous = _dumps(self.state(None))
+                conn.send_text(anonymous)
+            else:
+                conn.send_text(_dumps(self.state(guest)))
+
+    def connect(self, conn: Connection, guest_id: str | None) -> None:
+        self.conns[conn] = guest_id
+        conn.send_text(_dumps(self.state(guest_id)))
+
+    def disconnect(self, conn: Connection) -> None:
+        self.conns.pop(conn, None)
+
+
+def _fields(row: TournamentRow) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in TournamentRow.__dataclass_fields__}
+
+
+def _clean_name(value: Any) -> str:
+    if not isinstance(value, str):
+        raise BadRequest("name must be a string")
+    name = " ".join(value.split())
+    if not 1 <= len(name) <= NAME_MAX:
+        raise BadRequest(f"a tournament name has 1 to {NAME_MAX} characters")
+    return name
+
+
+def _number(body: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
+    value = body.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise BadRequest(f"{key} must be a number from {low:g} to {high:g}, got {value!r}")
+    return float(value)
+
+
+def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
+    value = body.get(key, default)
+    if not isinstance(value, bool):
+        raise BadRequest(f"{key} must be true or false, got {value!r}")
+    return value
+
+
+class Tournaments:
+    """Every arena of the server: created by players or on the daily schedule, rebuilt at start."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.live: dict[str, ArenaLive] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        for row in await self.service.store.tournaments(("created", "started"), listed_only=False):
+            await self._open(row)
+        await self.schedule_daily()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _open(self, row: TournamentRow) -> ArenaLive:
+        arena = self.live.get(row.id)
+        if arena is None:
+            arena = ArenaLive(self.service, row)
+            await arena.load()
+            self.live[row.id] = arena
+        return arena
+
+    async def schedule_daily(self) -> int:
+        """Create the daily arenas of the next 24 hours that do not exist yet; returns how many.
+
+        Their ids come from their start (daily-YYYYMMDD-HH), so each is made once however often
+        this runs, by however many processes.
+        """
+        config = self.service.config
+        now = self.service.clock()
+        made = 0
+        day = int(now // 86400)
+        for offset in (0, 1):
+            for hour in config.daily_hours:
+                starts = (day + offset) * 86400 + hour * 3600
+                if not now - config.daily_minutes * 60 < starts <= now + 86400:
+                    continue
+                stamp = time.strftime("%Y%m%d-%H", time.gmtime(starts))
+                tournament_id = f"daily-{stamp}"
+                if tournament_id in self.live or await self.service.store.get_tournament(tournament_id):
+                    continue
+                row = TournamentRow(
+                    id=tournament_id,
+                    name=f"Daily arena {hour:02d}:00 UTC",
+                    format="arena",
+                    status="created",
+                    starts_at=starts,
+                    ends_at=starts + config.daily_minutes * 60,
+                    rules={"preset": "classic", "target": config.daily_target},
+                    turn_seconds=config.online_turn_seconds,
+                    rated=True,
+                    robots=True,
+                    listed=True,
+                    created_by=None,
+                    created_at=now,
+                )
+                try:
+                    await self.service.store.create_tournament(row)
+                except StoreError:
+                    continue  # made meanwhile by another process
+                await self._open(row)
+                made += 1
+        return made
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(self.service.config.tournament_interval)
+            try:
+                await self.schedule_daily()
+            except Exception:
+                log.exception("the daily tournaments could not be scheduled")
+            for arena in list(self.live.values()):
+                try:
+                    await arena.wave()
+                except Exception:
+                    log.exception("tournament %s: a pairing wave failed", arena.id)
+                if arena.row.status == "finished" and not arena.conns:
+                    self.live.pop(arena.id, None)
+
+    async def create(self, creator: str, body: dict[str, Any]) -> ArenaLive:
+        """A player-made arena. Options: name, starts_in (minutes), minutes, rules, turn_seconds,
+        rated, robots, listed."""
+        from .platform import parse_rules, parse_turn_seconds
+
+        fmt = body.get("format", "arena")
+        if fmt != "arena":
+            raise BadRequest(f"format must be 'arena', got {fmt!r}")
+        name = _clean_name(body.get("name", "Arena"))
+        now = self.service.clock()
+        starts = now + 60 * _number(body, "starts_in", 0, 0, 7 * 24 * 60)
+        minutes = _number(body, "minutes", 30, 0.1, 24 * 60)
+        rules = parse_rules(body.get("rules"))
+        config = self.service.config
+        turn = parse_turn_seconds(
+            body.get("turn_seconds", ...), config.online_turn_seconds, config.min_turn_seconds
+        )
+        row = TournamentRow(
+            id=secrets.token_urlsafe(6),
+            name=name,
+            format="arena",
+            status="created",
+            starts_at=starts,
+            ends_at=starts + minutes * 60,
+            rules=rules.to_json(),
+            turn_seconds=turn,
+            rated=_flag(body, "rated", True),
+            robots=_flag(body, "robots", True),
+            listed=_flag(body, "listed", False),
+            created_by=creator,
+            created_at=now,
+        )
+        await self.service.store.create_tournament(row)
+        return await self._open(row)
+
+    async def get(self, tournament_id: str) -> ArenaLive:
+        arena = self.live.get(tournament_id)
+        if arena is not None:
+            return arena
+        row = await self.service.store.get_tournament(tournament_id)
+        if row is None:
+            raise NotFound(f"no tournament {tournament_id!r}")
+        return await self._open(row)
+
+    async def listed(self) -> list[dict[str, Any]]:
+        rows = await self.service.store.tournaments(("created", "started"), listed_only=True)
+        return [(await self._open(row)).summary() for row in rows]
+
+    def match_over(self, tournament_id: str, match_id: str) -> None:
+        arena = self.live.get(tournament_id)
+        if arena is not None:
+            task = asyncio.get_running_loop().create_task(arena.match_over(match_id))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)

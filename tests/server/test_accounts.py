@@ -1,0 +1,146 @@
+"""Accounts over HTTP: claim, sign in on another device, sign out, rename; passwords never leave or get logged."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from server_helpers import Guest, new_guest, run
+
+from ginrummy.service.accounts import LoginLimiter, clean_account_name, name_key
+from ginrummy.service.errors import BadRequest, RateLimited
+
+PASSWORD = "correct horse battery staple"
+
+
+def test_claim_sign_in_elsewhere_rename_and_sign_out(host: str, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+
+    async def body() -> None:
+        laptop = await new_guest(host)
+        me = await laptop.me()
+        status, claimed = await laptop.request(
+            "POST", "/api/account", {"name": "Bình_42", "password": PASSWORD}
+        )
+        assert status == 200, claimed
+        assert claimed == {**claimed, "id": me["id"], "name": "Bình_42", "account": True}
+        # The name is unique, whatever its letter case.
+        other = await new_guest(host)
+        status, taken = await other.request("POST", "/api/account", {"name": "BÌNH_42", "password": PASSWORD})
+        assert (status, taken["error"]["code"]) == (409, "name_taken")
+        # Claiming twice is refused.
+        status, again = await laptop.request(
+            "POST", "/api/account", {"name": "Another1", "password": PASSWORD}
+        )
+        assert (status, again["error"]["code"]) == (409, "conflict")
+
+        # Another device signs in: it becomes the same player.
+        phone = Guest(host)
+        status, wrong = await phone.request(
+            "POST", "/api/login", {"name": "bình_42", "password": "not it at all"}
+        )
+        assert (status, wrong["error"]["code"]) == (403, "forbidden")
+        status, nobody = await phone.request(
+            "POST", "/api/login", {"name": "nobody_here", "password": PASSWORD}
+        )
+        assert (status, nobody["error"]["message"]) == (
+            403,
+            wrong["error"]["message"],
+        )  # no hint which was wrong
+        status, signed = await phone.request("POST", "/api/login", {"name": "bình_42", "password": PASSWORD})
+        assert status == 200 and signed["id"] == me["id"] and signed["name"] == "Bình_42"
+        assert (await phone.me())["id"] == me["id"]
+
+        # Renaming an account follows the account rules, and a real change waits 30 days after the first.
+        status, bad = await phone.request("POST", "/api/me", {"name": "two  spaces"})
+        assert status == 400 and "letters, digits" in bad["error"]["message"]
+        status, renamed = await phone.request("POST", "/api/me", {"name": "Binh-42"})
+        assert status == 200 and renamed["name"] == "Binh-42"
+        status, soon = await phone.request("POST", "/api/me", {"name": "Binh-43"})
+        assert status == 403 and "30 days" in soon["error"]["message"]
+        status, case = await phone.request("POST", "/api/me", {"name": "BINH-42"})  # letter case: any time
+        assert status == 200 and case["name"] == "BINH-42"
+        status, profile = await other.request("GET", "/api/players/@/binh-42")
+        assert status == 200 and profile["id"] == me["id"] and profile["account"] is True
+
+        # Signing out forgets the cookie: the next visit is a new guest; the account is still there.
+        status, out = await phone.request("POST", "/api/logout")
+        assert status == 200 and out == {"ok": True}
+        response = await phone.http.post("/api/logout", headers={"Cookie": f"gr_guest={phone.cookie}"})
+        assert (
+            'gr_guest=""' in response.headers["set-cookie"] and "Max-Age=0" in response.headers["set-cookie"]
+        )
+        fresh = Guest(host)
+        assert (await fresh.me())["id"] != me["id"]
+
+        for response_text in caplog.text, str(claimed), str(signed), str(profile):
+            assert PASSWORD not in response_text
+
+    run(body)
+    assert PASSWORD not in caplog.text
+
+
+def test_bad_claims_say_what_is_wrong_and_change_nothing(host: str) -> None:
+    async def body() -> None:
+        guest = await new_guest(host)
+        cases = [
+            ({"name": "ab", "password": PASSWORD}, "3 to 20 characters"),
+            ({"name": "Robot_1", "password": PASSWORD}, "reserved"),
+            ({"name": "guest2", "password": PASSWORD}, "reserved"),
+            ({"name": "ok_name", "password": "short"}, "8 to 128"),
+            ({"name": "ok_name", "password": "OK_NAME"}, "8 to 128"),
+            ({"name": "ok_name1", "password": "ok_name1"}, "must not be the name"),
+            ({"name": "a__b", "password": PASSWORD}, "no two"),
+            ({"name": "_ab", "password": PASSWORD}, "starts and ends"),
+            ({"name": 5, "password": PASSWORD}, "must be a string"),
+        ]
+        for payload, reason in cases:
+            status, data = await guest.request("POST", "/api/account", payload)
+            assert status == 400 and reason in data["error"]["message"], (payload, data)
+            assert str(payload["password"]) not in data["error"]["message"]
+        assert (await guest.me())["account"] is False
+
+    run(body)
+
+
+def test_failed_sign_ins_are_limited_per_name() -> None:
+    now = [0.0]
+    limiter = LoginLimiter(attempts=5, window=300, clock=lambda: now[0])
+    for _ in range(5):
+        limiter.check("ann")
+        limiter.failed("ann")
+    with pytest.raises(RateLimited) as refused:
+        limiter.check("ann")
+    assert 299 <= refused.value.retry_after <= 300
+    limiter.check("bob")  # other names are not affected
+    now[0] = 301
+    limiter.check("ann")  # the window passed
+    limiter.failed("ann")
+    limiter.succeeded("ann")
+    for _ in range(4):
+        limiter.failed("ann")
+    limiter.check("ann")  # a success cleared the earlier failures
+
+
+def test_sign_in_is_refused_after_five_failures_even_with_the_right_password(host: str) -> None:
+    async def body() -> None:
+        owner = await new_guest(host)
+        status, _ = await owner.request("POST", "/api/account", {"name": "Limited1", "password": PASSWORD})
+        assert status == 200
+        thief = Guest(host)
+        for _ in range(5):
+            status, _ = await thief.request(
+                "POST", "/api/login", {"name": "limited1", "password": "guess guess"}
+            )
+            assert status == 403
+        status, data = await thief.request("POST", "/api/login", {"name": "limited1", "password": PASSWORD})
+        assert status == 429 and data["error"]["code"] == "rate_limited"
+
+    run(body)
+
+
+def test_names_compare_case_folded_and_normalised() -> None:
+    assert name_key("Bình") == name_key("BÌNH") == name_key("bi\u0300nh".replace("i\u0300", "ì"))
+    assert clean_account_name("  Ann-Lee ") == "Ann-Lee"
+    with pytest.raises(BadRequest):
+        clean_account_name("Ann Lee")

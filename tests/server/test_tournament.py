@@ -1,0 +1,233 @@
+"""An arena over the real server: players join by link, are paired as matches end, standings are pushed
+live, a spectator watches a match and sees no hidden card (every frame scanned), the clock ends it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import websockets
+from server_helpers import Guest, live_server, new_guest, run, test_settings
+from test_leak import Truth, cards_in, greedy_or_random
+
+from ginrummy.rules import loads
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(test_settings(tmp_path_factory.mktemp("arena"))) as address:
+        yield address
+
+
+class Socket:
+    """A read-only socket (tournament page or spectator) keeping every frame."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.frames: list[str] = []
+
+    @classmethod
+    async def open(cls, host: str, path: str, guest: Guest | None = None) -> Socket:
+        headers = {"Cookie": f"gr_guest={guest.cookie}"} if guest and guest.cookie else {}
+        return cls(await websockets.connect(f"ws://{host}{path}", additional_headers=headers, max_size=2**22))
+
+    async def until(self, predicate: Any, timeout: float = 60.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            text = await asyncio.wait_for(self.ws.recv(), max(0.01, deadline - time.monotonic()))
+            self.frames.append(text)
+            message = json.loads(text)
+            if predicate(message):
+                return message  # type: ignore[no-any-return]
+
+    async def drain(self) -> None:
+        try:
+            while True:
+                self.frames.append(await asyncio.wait_for(self.ws.recv(), 0.3))
+        except (TimeoutError, websockets.ConnectionClosed):
+            pass
+
+
+async def play(guest: Guest, match_id: str, rng: random.Random) -> dict[str, Any]:
+    """Play one seat of a match to its end; returns the final state."""
+    table = await guest.connect(match_id)
+    acted = -1
+    while True:
+        message = await table.recv(timeout=60)
+        if message["type"] != "state":
+            continue
+        if message["match"]["status"] == "over":
+            await table.close()
+            return message
+        if message["view"]["legal"] and message["version"] > acted:
+            acted = message["version"]
+            await table.act(greedy_or_random(message["view"], rng), version=message["version"])
+
+
+def scan_spectator(truth: Truth, frames: list[str]) -> int:
+    """Every card a spectator frame names was seen by both players at that moment."""
+    checked = 0
+    for text in frames:
+        message = json.loads(text)
+        if message["type"] != "spectate":
+            continue
+        version = message["version"]
+        for secret in truth.secrets + truth.hidden[version]:
+            assert secret not in text, "a spectator got a secret seed or commitment"
+        public = truth.current[version][0] & truth.current[version][1]
+        shown = cards_in(message["view"])
+        assert shown <= public, f"version {version}: a spectator saw {sorted(shown - public)}"
+        last = truth.last[version]
+        if message["last_showdown"] is not None:
+            assert last is not None and cards_in(message["last_showdown"]) <= last[0] & last[1]
+        assert not cards_in(message["match"])
+        checked += 1
+    return checked
+
+
+def test_an_arena_by_link_pairs_players_pushes_standings_and_spectators_see_only_public_cards(
+    host: str,
+) -> None:
+    async def body() -> None:
+        rng = random.Random(11)
+        ann, bob, cy = [await new_guest(host) for _ in range(3)]
+        status, made = await ann.request(
+            "POST",
+            "/api/tournaments",
+            {
+                "name": "Test arena",
+                "minutes": 2,
+                "rules": {"preset": "classic", "target": 25},
+                "robots": True,
+                "rated": True,
+            },
+        )
+        assert status == 200 and made["url"] == f"/t/{made['id']}" and made["listed"] is False
+        tid = made["id"]
+        status, data = await ann.request("GET", "/api/tournaments")
+        assert tid not in [t["id"] for t in data["tournaments"]]  # private: by link only
+        page = await Socket.open(host, f"/ws/t/{tid}")
+        first = await page.until(lambda m: m["type"] == "tournament")
+        assert first["standings"] == [] and first["me"] is None
+        for guest in (ann, bob, cy):
+            status, state = await guest.request("POST", f"/api/tournaments/{tid}/join")
+            assert status == 200 and state["me"]["joined"] is True
+        # Two people are paired at once; the third plays a robot after a short wait.
+        paired = await page.until(lambda m: len([p for p in m["playing"]]) == 2, timeout=30)
+        matches = {p["id"]: p for p in paired["playing"]}
+        mine = {}
+        for guest in (ann, bob, cy):
+            status, state = await guest.request("GET", f"/api/tournaments/{tid}")
+            mine[guest] = state["me"]["match_id"]
+        assert set(mine.values()) == set(matches) and len([g for g in mine if mine[g]]) == 3
+        human_match = next(m for m in matches if list(mine.values()).count(m) == 2)
+        spectator = await Socket.open(host, f"/ws/watch/{human_match}")
+        results = await asyncio.gather(*(play(g, mine[g], rng) for g in (ann, bob, cy)))
+        assert all(r["match"]["tournament_id"] == tid for r in results)
+        assert {r["match"]["rated"] for r in results if r["match"]["id"] == human_match} == {True}
+        # Standings are pushed as the matches end: two matches, three players.
+        standing = await page.until(lambda m: sum(line["played"] for line in m["standings"]) >= 3, timeout=30)
+        assert {line["name"] for line in standing["standings"]} == {
+            (await g.me())["name"] for g in (ann, bob, cy)
+        }
+        assert standing["standings"][0]["score"] >= 2
+        await spectator.drain()
+        # The spectator's frames against the truth rebuilt from the finished match.
+        status, replay = await ann.request("GET", f"/api/matches/{human_match}/replay")
+        assert status == 200
+        truth = Truth.of(loads(json.dumps(replay["record"])))
+        assert scan_spectator(truth, spectator.frames) >= 20
+        # Pairing goes on: players who finished are paired again.
+        again = await page.until(
+            lambda m: len(m["playing"]) >= 1 and not set(p["id"] for p in m["playing"]) & set(matches),
+            timeout=30,
+        )
+        assert again["tournament"]["status"] == "started"
+        status, left = await cy.request("POST", f"/api/tournaments/{tid}/withdraw")
+        assert status == 200 and left["me"]["joined"] is False
+        await page.ws.close()
+        await spectator.ws.close()
+
+    run(body)
+
+
+def test_bad_tournaments_are_refused(host: str) -> None:
+    async def body() -> None:
+        guest = await new_guest(host)
+        for bad, reason in (
+            ({"format": "knockout"}, "format must be"),
+            ({"minutes": 0}, "minutes must be"),
+            ({"name": ""}, "1 to 40"),
+            ({"rated": "yes"}, "rated must be"),
+            ({"rules": "chess"}, "bad rules"),
+        ):
+            status, data = await guest.request("POST", "/api/tournaments", bad)
+            assert status == 400 and reason in data["error"]["message"], data
+        status, data = await guest.request("GET", "/api/tournaments/nope")
+        assert status == 404
+
+    run(body)
+
+
+def test_sigkill_mid_tournament_loses_no_result_and_pairing_resumes(tmp_path: Any) -> None:
+    from test_restart import _free_port, serve
+
+    port = _free_port()
+    host = f"127.0.0.1:{port}"
+
+    async def before_kill() -> tuple[str, list[str], str]:
+        rng = random.Random(4)
+        ann, bob = await new_guest(host), await new_guest(host)
+        status, made = await ann.request(
+            "POST",
+            "/api/tournaments",
+            {"minutes": 10, "rules": {"preset": "classic", "target": 25}, "robots": False},
+        )
+        assert status == 200
+        tid = made["id"]
+        for guest in (ann, bob):
+            assert (await guest.request("POST", f"/api/tournaments/{tid}/join"))[0] == 200
+        page = await Socket.open(host, f"/ws/t/{tid}")
+        first = await page.until(lambda m: len(m["playing"]) == 1, timeout=30)
+        match_id = first["playing"][0]["id"]
+        await asyncio.gather(play(ann, match_id, rng), play(bob, match_id, rng))
+        # The match's result is in the standings, and the two are paired again at once.
+        second = await page.until(
+            lambda m: len(m["playing"]) == 1 and m["playing"][0]["id"] != match_id, timeout=30
+        )
+        assert sum(line["played"] for line in second["standings"]) == 2
+        await page.ws.close()
+        return tid, [str(ann.cookie), str(bob.cookie)], second["playing"][0]["id"]
+
+    with serve(tmp_path, port) as process:
+        tid, cookies, running = run(before_kill)
+        process.send_signal(9)  # SIGKILL: no shutdown code runs
+        process.wait(timeout=30)
+
+    async def after_restart() -> None:
+        rng = random.Random(5)
+        ann, bob = Guest(host, cookies[0]), Guest(host, cookies[1])
+        status, state = await ann.request("GET", f"/api/tournaments/{tid}")
+        assert status == 200 and state["tournament"]["status"] == "started"
+        assert sum(line["played"] for line in state["standings"]) == 2  # no result lost
+        assert state["me"]["match_id"] == running  # the match being played is still theirs
+        page = await Socket.open(host, f"/ws/t/{tid}")
+        await asyncio.gather(play(ann, running, rng), play(bob, running, rng))
+        resumed = await page.until(
+            lambda m: (
+                sum(line["played"] for line in m["standings"]) == 4
+                and len(m["playing"]) == 1
+                and m["playing"][0]["id"] != running
+            ),
+            timeout=30,
+        )
+        assert resumed["tournament"]["status"] == "started"  # and pairing goes on after the restart
+        await page.ws.close()
+
+    with serve(tmp_path, port):
+        run(after_restart)
