@@ -132,3 +132,14 @@ def test_env_benchmark_compares_every_installed_library(capsys: pytest.CaptureFi
             assert "not measured" in out
         else:
             assert line in out
+
+
+def test_leaderboard_benchmark_fills_a_database_and_times_every_board(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench = _load("bench_leaderboards")
+    assert bench.main(["--matches", "400", "--players", "30", "--days", "3", "--repeat", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "sqlite: 400 finished matches, 30 players, 3 days" in out
+    for board in ("today", "30 days", "top ratings"):
+        assert f"{board}: median" in out
