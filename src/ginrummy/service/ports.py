@@ -12,6 +12,9 @@ __all__ = [
     "BoardPart",
     "EventRow",
     "GuestRow",
+    "Lease",
+    "LeaseLost",
+    "LeaseStore",
     "MatchKind",
     "MatchOutcome",
     "MatchRow",
@@ -46,6 +49,26 @@ class StoreBusy(StoreError):
     def __init__(self, message: str, retry_after: float) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class LeaseLost(StoreError):
+    """A write fenced by a lease its writer no longer holds (another process took the match over,
+    or the lease ran out): nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """The right of one server process to run one live thing ("match:ID", "tournament:ID") alone.
+
+    `epoch` grows by one each time the lease changes hands; a write fenced by a lease is refused
+    unless the lease still has this owner and epoch and has not run out. `expires_at` is seconds
+    on the database's clock (the processes' own clocks may differ).
+    """
+
+    name: str
+    owner: str
+    epoch: int
+    expires_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,8 +283,12 @@ class Store(Protocol):
         """Seat a guest in an empty seat and mark the match playing; False if the seat was taken."""
         ...
 
-    async def append_event(self, match_id: str, event: EventRow) -> None:
-        """Append one action; raises `StoreError` if that sequence number exists already."""
+    async def append_event(self, match_id: str, event: EventRow, fence: Lease | None = None) -> None:
+        """Append one action; raises `StoreError` if that sequence number exists already.
+
+        With `fence`, the action is written only while that lease is held (same owner and epoch,
+        not run out), in the same transaction; otherwise `LeaseLost` and nothing is written.
+        """
         ...
 
     async def events(self, match_id: str) -> list[EventRow]: ...
@@ -348,3 +375,30 @@ class Store(Protocol):
     async def tournament_players(self, tournament_id: str) -> list[TournamentPlayer]: ...
 
     async def tournament_matches(self, tournament_id: str) -> list[MatchRow]: ...
+
+class LeaseStore(Protocol):
+    """Leases in the shared database, for many server processes (used only when they are configured).
+
+    Every time is on the database's clock; `ttl` is in seconds.
+    """
+
+    async def claim_lease(self, name: str, owner: str, ttl: float) -> Lease:
+        """Take the lease if nobody holds it or it ran out (a new epoch); keep it if `owner` holds it.
+
+        Returns the lease as it now stands: `lease.owner != owner` means another process holds it.
+        """
+        ...
+
+    async def renew_leases(self, owner: str, ttl: float) -> list[Lease]:
+        """Extend every lease `owner` still holds (one statement); returns them."""
+        ...
+
+    async def release_lease(self, lease: Lease) -> bool:
+        """Give the lease up at once (if still held with that epoch), so another process may take it."""
+        ...
+
+    async def claim_expired(self, owner: str, ttl: float, prefix: str, limit: int) -> list[Lease]:
+        """Take over up to `limit` leases named `prefix`... whose holder let them run out."""
+        ...
+
+    async def get_lease(self, name: str) -> Lease | None: ...

@@ -8,6 +8,7 @@ __all__ = [
     "accounts",
     "events",
     "guests",
+    "leases",
     "match_seats",
     "matches",
     "metadata",
@@ -80,6 +81,19 @@ events = sa.Table(
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("action", sa.Text, nullable=False),
     sa.Column("created_at", sa.Float(precision=53), nullable=False),
+    # The lease epoch the writer held (many processes); NULL when written without a lease.
+    sa.Column("epoch", sa.BigInteger, nullable=True),
+)
+
+# Who runs each live thing when many server processes share the database (see storage/sql.py).
+leases = sa.Table(
+    "leases",
+    metadata,
+    sa.Column("name", sa.String(80), primary_key=True),  # "match:ID", "tournament:ID"...
+    sa.Column("owner", sa.String(64), nullable=True),  # the holding process; NULL once given up
+    sa.Column("epoch", sa.BigInteger, nullable=False),  # +1 each time the lease changes hands
+    sa.Column("expires_at", sa.Float(precision=53), nullable=False),  # the database's clock
+    sa.Index("ix_leases_expires_at", "expires_at"),
 )
 
 # A guest who claimed its name: the name is unique (compared case-folded, `name_key`).

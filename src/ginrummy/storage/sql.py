@@ -12,6 +12,13 @@ within `busy_timeout` seconds of being asked for, or whose transaction cannot ge
 within what is left of that time (another process holding the SQLite file, a PostgreSQL row
 lock), fails with `StoreBusy` and has changed nothing; the caller says "try again shortly".
 
+Leases (many server processes on one PostgreSQL, see docs/deploy.md) run on a third thread of
+their own, so a heartbeat never waits behind a queue of writes. An event written under a lease is
+fenced: the batch's transaction reads the leases it writes under (`FOR SHARE` on PostgreSQL, so a
+process taking one over waits for the commit and then rebuilds from a log that holds it) and
+writes only the events whose lease still has the writer's owner and epoch and has not run out;
+the others fail with `LeaseLost`, having written nothing. Lease times are the database's clock.
+
 With SQLite the WAL is copied back into the database file by a checkpoint thread (commits never
 checkpoint themselves), so a commit with synchronous=NORMAL does no fsync at all.
 """
@@ -45,6 +52,8 @@ from ..service.ports import (
     BoardPart,
     EventRow,
     GuestRow,
+    Lease,
+    LeaseLost,
     MatchOutcome,
     MatchRow,
     PlayerStats,
@@ -60,6 +69,7 @@ from .schema import (
     accounts,
     events,
     guests,
+    leases,
     match_seats,
     matches,
     player_matches,
@@ -229,6 +239,7 @@ class _Job:
     future: asyncio.Future[Any]
     deadline: float  # time.monotonic() after which the job is refused unstarted
     event: dict[str, Any] | None = None  # an events row: batched with its neighbours in one executemany
+    fence: Lease | None = None  # the lease the event is written under
 
 
 def _settle(outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
@@ -295,6 +306,7 @@ class SqlStore:
         self._shared_connection = sqlite and normalize_url(url).database in (None, "", ":memory:")
         self._writer = _Lane("ginrummy-db-write")
         self._reader = _Lane("ginrummy-db-read")
+        self._leaser = _Lane("ginrummy-db-lease")  # started on the first lease operation
         self._started = False
         self._checkpointer: _Checkpointer | None = None
         self._events_insert: tuple[str, tuple[str, ...] | None] | None = None
@@ -322,7 +334,7 @@ class SqlStore:
     async def close(self) -> None:
         """Finish the queued jobs, stop the workers and close the connections."""
         self._started = False
-        for lane in (self._writer, self._reader):
+        for lane in (self._writer, self._reader, self._leaser):
             if lane.thread is not None:
                 lane.queue.put(None)
                 await asyncio.to_thread(lane.thread.join)
@@ -338,14 +350,31 @@ class SqlStore:
             self._checkpointer.checkpoint()
 
     def _run(
-        self, fn: Callable[[sa.Connection], T], event: dict[str, Any] | None = None, *, read: bool = False
+        self,
+        fn: Callable[[sa.Connection], T],
+        event: dict[str, Any] | None = None,
+        fence: Lease | None = None,
+        *,
+        read: bool = False,
+        lease: bool = False,
     ) -> asyncio.Future[T]:
         if not self._started:
             raise StoreError("the store is not started")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        job = _Job(fn, loop, future, time.monotonic() + self.busy_timeout, event)
-        (self._reader if read and not self._shared_connection else self._writer).queue.put(job)
+        job = _Job(fn, loop, future, time.monotonic() + self.busy_timeout, event, fence)
+        if self._shared_connection:
+            lane = self._writer
+        elif read:
+            lane = self._reader
+        elif lease:
+            lane = self._leaser
+            if lane.thread is None:
+                lane.thread = threading.Thread(target=self._work, args=(lane,), name=lane.name, daemon=True)
+                lane.thread.start()
+        else:
+            lane = self._writer
+        lane.queue.put(job)
         return future
 
     def _work(self, lane: _Lane) -> None:
@@ -391,18 +420,18 @@ class SqlStore:
         try:
             with self._transaction(lane, min(job.deadline for job in batch) - now) as conn:
                 outcomes = []
-                rows: list[dict[str, Any]] = []
-                for job in batch:
+                waiting: list[int] = []  # event jobs of the batch, inserted together
+                for index, job in enumerate(batch):
                     if job.event is not None:
-                        rows.append(job.event)
+                        waiting.append(index)
                         outcomes.append((None, None))
                         continue
-                    if rows:
-                        self._insert_events(conn, rows)
-                        rows = []
+                    if waiting:
+                        self._insert_batched_events(conn, batch, waiting, outcomes)
+                        waiting = []
                     outcomes.append((job.fn(conn), None))
-                if rows:
-                    self._insert_events(conn, rows)
+                if waiting:
+                    self._insert_batched_events(conn, batch, waiting, outcomes)
             self.commits += 1
         except Exception as exc:
             if len(batch) == 1 or _busy(exc):
@@ -441,6 +470,45 @@ class SqlStore:
             )
         with conn.begin():
             yield conn
+
+    def _insert_batched_events(
+        self,
+        conn: sa.Connection,
+        batch: list[_Job],
+        indexes: list[int],
+        outcomes: list[tuple[Any, BaseException | None]],
+    ) -> None:
+        """Insert the events of `batch[i]` for i in `indexes`; a fenced one whose lease is no longer
+        held gets `LeaseLost` in `outcomes` and is left out."""
+        fences = [fence for i in indexes if (fence := batch[i].fence) is not None]
+        rows: list[dict[str, Any]] = []
+        if fences:
+            lost = self._lost_fences(conn, fences)
+            for i in indexes:
+                fence = batch[i].fence
+                if fence is not None and fence in lost:
+                    outcomes[i] = (None, _lease_lost(fence))
+                else:
+                    rows.append(cast(dict[str, Any], batch[i].event))
+        else:
+            rows = [cast(dict[str, Any], batch[i].event) for i in indexes]
+        if rows:
+            self._insert_events(conn, rows)
+
+    def _lost_fences(self, conn: sa.Connection, fences: list[Lease]) -> set[Lease]:
+        """Those of `fences` not held any more, read in `conn`'s transaction.
+
+        On PostgreSQL the leases still held are locked FOR SHARE until the commit: a process
+        taking one over waits for the events written under it, and then reads them.
+        """
+        names = sorted({fence.name for fence in fences})
+        query = sa.select(leases.c.name, leases.c.owner, leases.c.epoch).where(
+            leases.c.name.in_(names), leases.c.expires_at > _db_now(self.engine.dialect.name)
+        )
+        if self.engine.dialect.name == "postgresql":
+            query = query.with_for_update(read=True)
+        held = {(row.name, row.owner, row.epoch) for row in conn.execute(query)}
+        return {fence for fence in fences if (fence.name, fence.owner, fence.epoch) not in held}
 
     def _insert_events(self, conn: sa.Connection, rows: list[dict[str, Any]]) -> None:
         """Insert events rows with one executemany on the driver's cursor, in `conn`'s transaction.
@@ -561,19 +629,23 @@ class SqlStore:
 
         return await self._run(job)
 
-    async def append_event(self, match_id: str, event: EventRow) -> None:
+    async def append_event(self, match_id: str, event: EventRow, fence: Lease | None = None) -> None:
         row = {
             "match_id": match_id,
             "seq": event.seq,
             "seat": event.seat,
             "action": _compact(event.action),
             "created_at": time.time(),
+            "epoch": fence.epoch if fence is not None else None,
         }
 
         def job(conn: sa.Connection) -> None:
+            # Run alone (its batch failed): the same fence, then the same insert.
+            if fence is not None and self._lost_fences(conn, [fence]):
+                raise _lease_lost(fence)
             conn.execute(events.insert(), [row])
 
-        await self._run(job, row)
+        await self._run(job, row, fence)
 
     async def events(self, match_id: str) -> list[EventRow]:
         def job(conn: sa.Connection) -> list[EventRow]:
@@ -620,6 +692,92 @@ class SqlStore:
             return rematch.id
 
         return await self._run(job)
+
+    # -- leases (many server processes) ----------------------------------------
+
+    async def claim_lease(self, name: str, owner: str, ttl: float) -> Lease:
+        def job(conn: sa.Connection) -> Lease:
+            now = _db_now(self.engine.dialect.name)
+            conn.execute(
+                _insert_ignore(self.engine.dialect.name, leases).values(
+                    name=name, owner=None, epoch=0, expires_at=0.0
+                )
+            )
+            taken = conn.execute(
+                leases.update()
+                .where(
+                    leases.c.name == name,
+                    sa.or_(leases.c.owner.is_(None), leases.c.owner == owner, leases.c.expires_at <= now),
+                )
+                # SET reads the row as it was: the epoch grows unless the lease was already ours.
+                .values(
+                    epoch=sa.case((leases.c.owner == owner, leases.c.epoch), else_=leases.c.epoch + 1),
+                    owner=owner,
+                    expires_at=now + ttl,
+                )
+                .returning(*_LEASE_COLUMNS)
+            ).first()
+            if taken is None:
+                taken = conn.execute(sa.select(*_LEASE_COLUMNS).where(leases.c.name == name)).first()
+            assert taken is not None
+            return _lease(taken)
+
+        return await self._run(job, lease=True)
+
+    async def renew_leases(self, owner: str, ttl: float) -> list[Lease]:
+        def job(conn: sa.Connection) -> list[Lease]:
+            now = _db_now(self.engine.dialect.name)
+            rows = conn.execute(
+                leases.update()
+                .where(leases.c.owner == owner)
+                .values(expires_at=now + ttl)
+                .returning(*_LEASE_COLUMNS)
+            )
+            return [_lease(row) for row in rows]
+
+        return await self._run(job, lease=True)
+
+    async def release_lease(self, lease: Lease) -> bool:
+        def job(conn: sa.Connection) -> bool:
+            done = conn.execute(
+                leases.update()
+                .where(
+                    leases.c.name == lease.name, leases.c.owner == lease.owner, leases.c.epoch == lease.epoch
+                )
+                .values(owner=None, expires_at=0.0)
+            )
+            return done.rowcount == 1
+
+        return await self._run(job, lease=True)
+
+    async def claim_expired(self, owner: str, ttl: float, prefix: str, limit: int) -> list[Lease]:
+        def job(conn: sa.Connection) -> list[Lease]:
+            now = _db_now(self.engine.dialect.name)
+            lapsed = sa.and_(leases.c.owner.is_not(None), leases.c.expires_at <= now)
+            # SKIP LOCKED: processes scanning at once take different leases instead of queueing.
+            some = (
+                sa.select(leases.c.name)
+                .where(lapsed, leases.c.owner != owner, leases.c.name.startswith(prefix, autoescape=True))
+                .order_by(leases.c.expires_at)
+                .limit(limit)
+                .with_for_update(skip_locked=True)
+            )
+            rows = conn.execute(
+                leases.update()
+                .where(leases.c.name.in_(some.scalar_subquery()), lapsed)
+                .values(owner=owner, epoch=leases.c.epoch + 1, expires_at=now + ttl)
+                .returning(*_LEASE_COLUMNS)
+            )
+            return [_lease(row) for row in rows]
+
+        return await self._run(job, lease=True)
+
+    async def get_lease(self, name: str) -> Lease | None:
+        def job(conn: sa.Connection) -> Lease | None:
+            row = conn.execute(sa.select(*_LEASE_COLUMNS).where(leases.c.name == name)).first()
+            return _lease(row) if row is not None and row.owner is not None else None
+
+        return await self._run(job, read=True)
 
     async def live_matches(self, active_since: float | None = None) -> list[MatchRow]:
         where = matches.c.status != "over"
@@ -818,6 +976,33 @@ class SqlStore:
         return await self._run(
             lambda conn: _load_matches(conn, matches.c.tournament_id == tournament_id), read=True
         )
+
+
+_LEASE_COLUMNS = (leases.c.name, leases.c.owner, leases.c.epoch, leases.c.expires_at)
+
+
+def _lease(row: Any) -> Lease:
+    return Lease(row.name, row.owner, row.epoch, row.expires_at)
+
+
+def _lease_lost(fence: Lease) -> LeaseLost:
+    return LeaseLost(
+        f"{fence.name}: this process no longer holds the lease (epoch {fence.epoch}); nothing written"
+    )
+
+
+def _db_now(dialect: str) -> Any:
+    """The database's clock in unix seconds, as an SQL expression (leases are timed by it)."""
+    if dialect == "postgresql":
+        return sa.cast(sa.func.extract("epoch", sa.func.clock_timestamp()), sa.Float(precision=53))
+    return (sa.func.julianday("now") - 2440587.5) * 86400.0
+
+
+def _insert_ignore(dialect: str, table: sa.Table) -> Any:
+    """INSERT ... ON CONFLICT DO NOTHING for the dialect."""
+    if dialect == "postgresql":
+        return pg_dialect.insert(table).on_conflict_do_nothing()
+    return sqlite_dialect.insert(table).on_conflict_do_nothing()
 
 
 def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
