@@ -376,6 +376,7 @@ class Store(Protocol):
 
     async def tournament_matches(self, tournament_id: str) -> list[MatchRow]: ...
 
+
 class LeaseStore(Protocol):
     """Leases in the shared database, for many server processes (used only when they are configured).
 
