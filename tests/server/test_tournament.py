@@ -20,7 +20,7 @@ from ginrummy.rules import loads
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(test_settings(tmp_path_factory.mktemp("arena"))) as address:
+    with live_server(test_settings(tmp_path_factory.mktemp("arena"), swiss_round_gap=0.5)) as address:
         yield address
 
 
@@ -177,11 +177,74 @@ def test_an_arena_by_link_pairs_players_pushes_standings_and_spectators_see_only
     run_closing(body)
 
 
+def test_a_swiss_by_link_plays_its_rounds_without_rematches_and_names_a_winner(host: str) -> None:
+    async def body() -> None:
+        rng = random.Random(12)
+        ann, bob, cy = [await new_guest(host) for _ in range(3)]
+        status, made = await ann.request(
+            "POST",
+            "/api/tournaments",
+            {
+                "format": "swiss",
+                "name": "Test Swiss",
+                "rounds": 2,
+                "starts_in": 0.05,  # three seconds: time for everyone to join
+                "rules": {"preset": "classic", "target": 25},
+                "robots": True,
+            },
+        )
+        assert status == 200 and made["format"] == "swiss" and made["rounds"] == 2 and made["round"] == 0
+        tid = made["id"]
+        page = await Socket.open(host, f"/ws/t/{tid}")
+        for guest in (ann, bob, cy):
+            status, state = await guest.request("POST", f"/api/tournaments/{tid}/join")
+            assert status == 200 and state["me"]["joined"] is True
+        opponents: dict[str, list[str | None]] = {}
+        played: set[str] = set()
+        for number in (1, 2):
+            # Three players: one pair of people, and the odd one out plays a robot (not the same twice).
+            paired = await page.until(
+                lambda m, n=number: m["tournament"]["round"] == n and len(m["playing"]) == 2, timeout=60
+            )
+            matches = {p["id"]: p for p in paired["playing"]}
+            assert not set(matches) & played
+            played |= set(matches)
+            mine = {}
+            for guest in (ann, bob, cy):
+                status, state = await guest.request("GET", f"/api/tournaments/{tid}")
+                mine[guest] = state["me"]["match_id"]
+            assert set(mine.values()) == set(matches)
+            results = await asyncio.gather(*(play(g, mine[g], rng) for g in (ann, bob, cy)))
+            for guest, result in zip((ann, bob, cy), results, strict=True):
+                assert result["match"]["tournament_id"] == tid
+                me = (await guest.me())["name"]
+                (other,) = [p for p in result["match"]["players"] if p["name"] != me]
+                opponents.setdefault(me, []).append(None if other["kind"] == "robot" else other["name"])
+        for faced in opponents.values():
+            assert len(faced) == 2 and faced[0] != faced[1]  # no rematch, no second robot
+        over = await page.until(lambda m: m["tournament"]["status"] == "finished", timeout=60)
+        lines = over["standings"]
+        assert len(lines) == 3 and all(len(line["sheet"]) == 2 for line in lines)
+        # Each round: the pair's point goes to one of them (or halves), the robot's match to its player or nobody.
+        assert 2.0 <= sum(line["score"] for line in lines) <= 4.0
+        assert [line["score"] for line in lines] == sorted((line["score"] for line in lines), reverse=True)
+        assert over["tournament"]["winner"]["id"] == lines[0]["id"]
+        assert all("buchholz" in line and "sonneborn_berger" in line for line in lines)
+        # Joining a finished tournament is refused.
+        late = await new_guest(host)
+        status, data = await late.request("POST", f"/api/tournaments/{tid}/join")
+        assert status == 403 and "over" in data["error"]["message"]
+
+    run_closing(body)
+
+
 def test_bad_tournaments_are_refused(host: str) -> None:
     async def body() -> None:
         guest = await new_guest(host)
         for bad, reason in (
             ({"format": "knockout"}, "format must be"),
+            ({"format": "swiss", "rounds": 0}, "rounds must be"),
+            ({"format": "swiss", "rounds": 2.5}, "whole number"),
             ({"minutes": 0}, "minutes must be"),
             ({"name": ""}, "1 to 40"),
             ({"rated": "yes"}, "rated must be"),

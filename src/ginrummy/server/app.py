@@ -96,6 +96,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
             ServiceConfig(
                 robot_delay=settings.robot_delay,
                 grace_seconds=settings.grace_seconds,
+                swiss_round_gap=settings.swiss_round_gap,
                 default_turn_seconds=settings.turn_seconds,
                 robot_time_budget=settings.robot_time_budget,
             ),

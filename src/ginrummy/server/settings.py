@@ -129,6 +129,7 @@ class Settings:
     robot_time_budget: float | None = None
     turn_seconds: int | None = 60
     grace_seconds: float = 30.0
+    swiss_round_gap: float = 10.0
     rate_per_second: float = 20.0
     rate_burst: int = 40
     sockets_per_guest: int = 8
@@ -199,6 +200,7 @@ class Settings:
             robot_time_budget=_float(env, "GINRUMMY_ROBOT_BUDGET", 0.0) if budget else None,
             turn_seconds=int(turn) or None,
             grace_seconds=_float(env, "GINRUMMY_GRACE_SECONDS", 30.0),
+            swiss_round_gap=_float(env, "GINRUMMY_SWISS_ROUND_GAP", 10.0),
             rate_per_second=rate,
             rate_burst=burst,
             sockets_per_guest=int(sockets[0]),

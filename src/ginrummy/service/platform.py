@@ -71,6 +71,9 @@ class ServiceConfig:
     daily_hours: tuple[int, ...] = (0, 6, 12, 18)  # UTC hours the daily arenas start at
     daily_minutes: float = 60.0
     daily_target: int = 100
+    daily_swiss_hours: tuple[int, ...] = (3, 15)  # UTC hours the daily Swiss tournaments start at
+    daily_swiss_rounds: int = 5
+    swiss_round_gap: float = 10.0  # seconds between the end of a Swiss round and the next pairing
     online_turn_seconds: float | None = 60  # the turn clock of matches between strangers
 
 

@@ -117,6 +117,7 @@ class MatchRow:
     #: only); hints and other help are refused in them.
     rated: bool = False
     tournament_id: str | None = None
+    round: int | None = None  # a Swiss tournament's round
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,11 +230,12 @@ class BoardLine:
 
 @dataclass(frozen=True, slots=True)
 class TournamentRow:
-    """A tournament as stored: an arena runs from `starts_at` to `ends_at` with these options."""
+    """A tournament as stored: an arena runs from `starts_at` to `ends_at` with these options; a Swiss
+    plays `rounds` rounds from `starts_at` (its `ends_at` is when it finished), `round` of them paired."""
 
     id: str
     name: str
-    format: str  # "arena"
+    format: str  # "arena" or "swiss"
     status: str  # "created", "started", "finished"
     starts_at: float
     ends_at: float
@@ -244,6 +246,8 @@ class TournamentRow:
     listed: bool  # shown on the home page; otherwise reached by its link only
     created_by: str | None
     created_at: float
+    rounds: int | None = None
+    round: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,7 +370,23 @@ class Store(Protocol):
         """Tournaments in these states, soonest first."""
         ...
 
-    async def set_tournament_status(self, tournament_id: str, status: str) -> None: ...
+    async def set_tournament_status(
+        self, tournament_id: str, status: str, *, ends_at: float | None = None
+    ) -> None:
+        """Change the state (and, when given, the end time)."""
+        ...
+
+    async def start_round(
+        self, tournament_id: str, round_number: int, matches: list[MatchRow], byes: list[str]
+    ) -> bool:
+        """Pair Swiss round `round_number` in one transaction: its matches, its byes, and the
+        tournament's round counter, which must stand at `round_number - 1`; False (nothing written)
+        when it does not (another process paired it)."""
+        ...
+
+    async def tournament_byes(self, tournament_id: str) -> list[tuple[int, str]]:
+        """(round, guest id) of every pairing-allocated bye."""
+        ...
 
     async def set_tournament_player(self, tournament_id: str, player: TournamentPlayer) -> None:
         """Add the player, or change whether it is withdrawn or paused."""

@@ -1,4 +1,6 @@
-"""Arena tournaments (Lichess-style): a fixed time, join any time, paired again as soon as a match ends.
+"""Tournaments: arenas (Lichess-style) and Swiss tournaments (rounds paired by the FIDE Dutch system).
+
+Arena: a fixed time, join any time, paired again as soon as a match ends.
 
 Scoring (Lichess's arena): a match won is worth 2, drawn 1, lost 0. Two wins in a row put a
 player "on fire": while on fire a won or drawn match is worth double, and anything but a win puts
@@ -10,7 +12,9 @@ waiting; an odd one out plays a robot when the tournament allows robots. When th
 nobody is paired any more and matches still being played continue but count for nothing, as on
 Lichess.
 
-A tournament is one writer (`ArenaLive`) whose whole state is in the database (the tournament,
+Swiss: see `service.swiss` for its scoring, byes and tie-breaks, and `SwissLive` for its rounds.
+
+A tournament is one writer (`ArenaLive`, `SwissLive`) whose whole state is in the database (the tournament,
 its players, its matches): after a restart it is rebuilt from there and pairing resumes.
 """
 
@@ -29,17 +33,30 @@ from typing import TYPE_CHECKING, Any
 from .errors import BadRequest, Forbidden, NotFound
 from .ports import MatchRow, SeatRow, StoreError, TournamentPlayer, TournamentRow
 from .ratings import GAME
+from .swiss import Cell, SwissStanding, swiss_cells, swiss_pairing, swiss_standings
 
 if TYPE_CHECKING:
     from .live import Connection
     from .platform import GameService
 
-__all__ = ["ArenaLive", "Standing", "Tournaments", "arena_pairs", "arena_standings"]
+__all__ = [
+    "ArenaLive",
+    "Standing",
+    "SwissLive",
+    "TournamentLive",
+    "Tournaments",
+    "arena_pairs",
+    "arena_standings",
+]
 
 log = logging.getLogger("ginrummy.service")
 
 ROBOT_RATINGS = {"novice": 1100, "casual": 1400, "skilled": 1600, "advanced": 1800, "expert": 2000}
 NAME_MAX = 40
+#: A Swiss round is paired by the FIDE Dutch system in Python: about 6 s for 200 players on a
+#: loaded 2-core machine (benchmarks/bench_swiss.py), so a Swiss tournament holds at most this many.
+SWISS_MAX_PLAYERS = 256
+SWISS_MAX_ROUNDS = 15
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
@@ -134,8 +151,12 @@ def arena_pairs(
     return pairs, (free[0] if free else None)
 
 
-class ArenaLive:
-    """One running arena: the only object that pairs its players (under `lock`)."""
+class TournamentLive:
+    """One running tournament: the only object that pairs its players (under `lock`).
+
+    What arenas and Swiss tournaments share: players joining, pausing and withdrawing, starting
+    matches, and pushing the page's state to every socket watching.
+    """
 
     def __init__(self, service: GameService, row: TournamentRow) -> None:
         self.service = service
@@ -143,9 +164,7 @@ class ArenaLive:
         self.lock = asyncio.Lock()
         self.players: dict[str, TournamentPlayer] = {}
         self.current: dict[str, str] = {}  # guest id -> the tournament match it is playing
-        self.last_opponent: dict[str, str | None] = {}
         self.waiting_since: dict[str, float] = {}
-        self.standings: list[Standing] = []
         self.names: dict[str, str] = {}
         self.conns: dict[Connection, str | None] = {}  # socket -> the guest watching (None: nobody signed)
         self.matches: list[MatchRow] = []
@@ -163,34 +182,37 @@ class ArenaLive:
         store = self.service.store
         self.players = {p.guest_id: p for p in await store.tournament_players(self.id)}
         self.matches = await store.tournament_matches(self.id)
-        self.current = {}
-        self.last_opponent = {}
-        for match in sorted(self.matches, key=lambda m: m.created_at):
-            ids = [s.guest_id or f"robot:{s.robot_level}" for s in match.seats]
-            for seat in match.seats:
-                if seat.guest_id:
-                    self.last_opponent[seat.guest_id] = ids[1 - seat.seat]
-                    if match.status != "over":
-                        self.current[seat.guest_id] = match.id
+        self.current = {
+            seat.guest_id: match.id
+            for match in self.matches
+            if match.status != "over"
+            for seat in match.seats
+            if seat.guest_id
+        }
         await self._restand()
 
-    async def _restand(self) -> None:
+    async def _ratings(self) -> dict[str, float]:
         store = self.service.store
         ids = list(self.players)
         ratings = {g: r.rating for g, r in (await store.get_ratings(ids, GAME)).items()} if ids else {}
         missing = [g for g in ids if g not in self.names]
         if missing:
             self.names.update({g.id: g.name for g in (await store.get_guests(missing)).values()})
-        self.standings = arena_standings(
-            self.matches, list(self.players.values()), ratings, until=self.row.ends_at
-        )
+        return ratings
+
+    async def _restand(self) -> None:
+        raise NotImplementedError
 
     # -- players -----------------------------------------------------------------------
 
-    async def join(self, guest_id: str, name: str) -> None:
+    def _may_join(self, guest_id: str) -> None:
+        """Raise `Forbidden` when `guest_id` may not join now."""
         if self.row.status == "finished":
             raise Forbidden("this tournament is over")
+
+    async def join(self, guest_id: str, name: str) -> None:
         async with self.lock:
+            self._may_join(guest_id)
             old = self.players.get(guest_id)
             player = TournamentPlayer(guest_id, old.joined_at if old else self.clock(), False, False)
             await self.service.store.set_tournament_player(self.id, player)
@@ -213,67 +235,44 @@ class ArenaLive:
                 self.waiting_since[guest_id] = self.clock()
         self.broadcast()
 
-    # -- the clock and pairing ------------------------------------------------------------
+    def _active(self) -> list[str]:
+        return [g for g, p in self.players.items() if not p.withdrawn and not p.paused]
 
-    async def wave(self) -> None:
-        """Start, pair the waiting players, or finish, as the clock says."""
-        now = self.clock()
-        row = self.row
-        if row.status == "created" and now >= row.starts_at:
-            await self._set_status("started")
-        if row.status == "started" and now >= row.ends_at:
-            await self._set_status("finished")
-            return
-        if self.row.status != "started":
-            return
-        async with self.lock:
-            rank = {s.guest_id: i for i, s in enumerate(self.standings)}
-            waiting = [
-                g
-                for g, p in self.players.items()
-                if not p.withdrawn and not p.paused and g not in self.current and g in self.waiting_since
-            ]
-            waiting.sort(key=lambda g: (rank.get(g, len(rank)), g))
-            pairs, odd = arena_pairs(waiting, self.last_opponent)
-            for a, b in pairs:
-                await self._start(a, b)
-            if odd is not None and row.robots and now - self.waiting_since.get(odd, now) >= 3.0:
-                await self._start(odd, None)
-        if pairs or odd:
-            self.broadcast()
+    # -- matches ------------------------------------------------------------------------
 
-    async def _start(self, first: str, second: str | None) -> None:
-        """A match of the tournament between two players (or one and a robot). Call with `lock` held."""
+    async def _seats(self, first: str, second: str | None) -> tuple[SeatRow, SeatRow]:
+        """The seats of a match between two people (in random seats) or one and a robot of its strength."""
         from .platform import robot_level_for  # one home for the rating -> robot level choice
 
-        if second is not None and secrets.randbelow(2):
-            first, second = second, first
-        people = [g for g in (first, second) if g is not None]
         if second is None:
             rating = (await self.service.boards.rating_of(first))["rating"]
-            level = robot_level_for(rating)
-            seats = (SeatRow(0, first), SeatRow(1, robot_level=level))
-        else:
-            seats = (SeatRow(0, first), SeatRow(1, second))
-        row = self.service.new_match_row(
+            return SeatRow(0, first), SeatRow(1, robot_level=robot_level_for(rating))
+        if secrets.randbelow(2):
+            first, second = second, first
+        return SeatRow(0, first), SeatRow(1, second)
+
+    def _match_row(self, seats: tuple[SeatRow, SeatRow], round_number: int | None = None) -> MatchRow:
+        return self.service.new_match_row(
             kind="tourney",
             status="playing",
             rules=self.row.rules,
             turn_seconds=self.row.turn_seconds,
             seats=seats,
-            rated=self.row.rated and second is not None,
+            rated=self.row.rated and seats[1].guest_id is not None,
             tournament_id=self.id,
+            round=round_number,
         )
-        await self.service.store.create_match(row)
+
+    async def _opened(self, row: MatchRow) -> None:
+        """A match of the tournament was stored: note who plays it and open it. Call with `lock` held."""
         self.matches.append(row)
-        ids = [s.guest_id or f"robot:{s.robot_level}" for s in seats]
-        for seat in seats:
+        for seat in row.seats:
             if seat.guest_id:
                 self.current[seat.guest_id] = row.id
-                self.last_opponent[seat.guest_id] = ids[1 - seat.seat]
                 self.waiting_since.pop(seat.guest_id, None)
         await self.service.get_live(row.id)
-        log.info("tournament %s: match %s for %s", self.id, row.id, ", ".join(people))
+        players = ", ".join(s.guest_id or f"robot:{s.robot_level}" for s in row.seats)
+        log.info("tournament %s: match %s for %s", self.id, row.id, players)
 
     async def match_over(self, match_id: str) -> None:
         """A tournament match ended: its players wait for the next pairing; standings change."""
@@ -290,22 +289,27 @@ class ArenaLive:
             await self._restand()
         self.broadcast()
 
-    async def _set_status(self, status: str) -> None:
-        await self.service.store.set_tournament_status(self.id, status)
-        self.row = TournamentRow(**{**_fields(self.row), "status": status})
+    async def _set_status(self, status: str, *, ends_at: float | None = None) -> None:
+        await self.service.store.set_tournament_status(self.id, status, ends_at=ends_at)
+        changes: dict[str, Any] = {"status": status}
+        if ends_at is not None:
+            changes["ends_at"] = ends_at
+        self.row = TournamentRow(**{**_fields(self.row), **changes})
         if status == "finished":
             await self._restand()
         self.broadcast()
 
+    async def wave(self) -> None:
+        raise NotImplementedError
+
     # -- what pages see ---------------------------------------------------------------
+
+    def _winner(self) -> str | None:
+        raise NotImplementedError
 
     def summary(self) -> dict[str, Any]:
         row = self.row
-        winner = (
-            self.standings[0]
-            if row.status == "finished" and self.standings and self.standings[0].played
-            else None
-        )
+        winner = self._winner() if row.status == "finished" else None
         return {
             "id": row.id,
             "name": row.name,
@@ -319,33 +323,21 @@ class ArenaLive:
             "robots": row.robots,
             "listed": row.listed,
             "players": sum(1 for p in self.players.values() if not p.withdrawn),
-            "winner": {"id": winner.guest_id, "name": self.names.get(winner.guest_id, "Guest")}
-            if winner
-            else None,
+            "winner": {"id": winner, "name": self.names.get(winner, "Guest")} if winner else None,
             "url": f"/t/{row.id}",
         }
 
+    def _lines(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
     def state(self, guest_id: str | None) -> dict[str, Any]:
         """The tournament page's message: standings, matches to watch, and the viewer's own state."""
-        lines = []
-        for rank, s in enumerate(self.standings, start=1):
-            player = self.players.get(s.guest_id)
-            lines.append(
-                {
-                    "rank": rank,
-                    "id": s.guest_id,
-                    "name": self.names.get(s.guest_id, "Guest"),
-                    "score": s.score,
-                    "played": s.played,
-                    "won": s.won,
-                    "fire": s.fire,
-                    "sheet": s.sheet[-12:],
-                    "performance": round(s.performance) if s.played else None,
-                    "withdrawn": bool(player and player.withdrawn),
-                    "paused": bool(player and player.paused),
-                    "playing": s.guest_id in self.current,
-                }
-            )
+        lines = self._lines()
+        for line in lines:
+            player = self.players.get(line["id"])
+            line["withdrawn"] = bool(player and player.withdrawn)
+            line["paused"] = bool(player and player.paused)
+            line["playing"] = line["id"] in self.current
         live = []
         for match_id in sorted(set(self.current.values())):
             m = next((x for x in self.matches if x.id == match_id), None)
@@ -393,6 +385,212 @@ class ArenaLive:
         self.conns.pop(conn, None)
 
 
+class ArenaLive(TournamentLive):
+    """A running arena: pairs whoever waits as soon as their match ends, until the clock ends."""
+
+    def __init__(self, service: GameService, row: TournamentRow) -> None:
+        super().__init__(service, row)
+        self.last_opponent: dict[str, str | None] = {}
+        self.standings: list[Standing] = []
+
+    async def load(self) -> None:
+        await super().load()
+        self.last_opponent = {}
+        for match in sorted(self.matches, key=lambda m: m.created_at):
+            ids = [s.guest_id or f"robot:{s.robot_level}" for s in match.seats]
+            for seat in match.seats:
+                if seat.guest_id:
+                    self.last_opponent[seat.guest_id] = ids[1 - seat.seat]
+
+    async def _restand(self) -> None:
+        ratings = await self._ratings()
+        self.standings = arena_standings(
+            self.matches, list(self.players.values()), ratings, until=self.row.ends_at
+        )
+
+    async def wave(self) -> None:
+        """Start, pair the waiting players, or finish, as the clock says."""
+        now = self.clock()
+        row = self.row
+        if row.status == "created" and now >= row.starts_at:
+            await self._set_status("started")
+        if row.status == "started" and now >= row.ends_at:
+            await self._set_status("finished")
+            return
+        if self.row.status != "started":
+            return
+        async with self.lock:
+            rank = {s.guest_id: i for i, s in enumerate(self.standings)}
+            waiting = [g for g in self._active() if g not in self.current and g in self.waiting_since]
+            waiting.sort(key=lambda g: (rank.get(g, len(rank)), g))
+            pairs, odd = arena_pairs(waiting, self.last_opponent)
+            for a, b in pairs:
+                await self._start(a, b)
+            if odd is not None and row.robots and now - self.waiting_since.get(odd, now) >= 3.0:
+                await self._start(odd, None)
+        if pairs or odd:
+            self.broadcast()
+
+    async def _start(self, first: str, second: str | None) -> None:
+        """A match of the arena between two players (or one and a robot). Call with `lock` held."""
+        seats = await self._seats(first, second)
+        row = self._match_row(seats)
+        await self.service.store.create_match(row)
+        ids = [s.guest_id or f"robot:{s.robot_level}" for s in seats]
+        for seat in seats:
+            if seat.guest_id:
+                self.last_opponent[seat.guest_id] = ids[1 - seat.seat]
+        await self._opened(row)
+
+    def _winner(self) -> str | None:
+        return self.standings[0].guest_id if self.standings and self.standings[0].played else None
+
+    def _lines(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "rank": rank,
+                "id": s.guest_id,
+                "name": self.names.get(s.guest_id, "Guest"),
+                "score": s.score,
+                "played": s.played,
+                "won": s.won,
+                "fire": s.fire,
+                "sheet": s.sheet[-12:],
+                "performance": round(s.performance) if s.played else None,
+            }
+            for rank, s in enumerate(self.standings, start=1)
+        ]
+
+
+class SwissLive(TournamentLive):
+    """A running Swiss tournament: round after round, each paired once every match of the last ended.
+
+    The next round is paired `swiss_round_gap` seconds after the last match of the round ended;
+    it ends after its last round, or early when a round cannot be paired without a rematch or
+    fewer than two players are left. Late joining is open until more than half the rounds have
+    been paired (Lichess's rule).
+    """
+
+    def __init__(self, service: GameService, row: TournamentRow) -> None:
+        super().__init__(service, row)
+        self.byes: list[tuple[int, str]] = []
+        self.cells: dict[str, list[Cell]] = {}
+        self.standings: list[SwissStanding] = []
+        self.next_round_at: float | None = None
+
+    @property
+    def rounds(self) -> int:
+        return self.row.rounds or 1
+
+    async def load(self) -> None:
+        self.byes = await self.service.store.tournament_byes(self.id)
+        await super().load()
+
+    async def _restand(self) -> None:
+        ratings = await self._ratings()
+        self.cells = swiss_cells(self.matches, self.byes, list(self.players), self.row.round)
+        self.standings = swiss_standings(self.cells, list(self.players.values()), ratings)
+
+    def _may_join(self, guest_id: str) -> None:
+        super()._may_join(guest_id)
+        if guest_id not in self.players and len(self.players) >= SWISS_MAX_PLAYERS:
+            raise Forbidden(f"this Swiss tournament is full ({SWISS_MAX_PLAYERS} players)")
+        if (
+            self.row.status == "started"
+            and self.row.round > self.rounds // 2
+            and guest_id not in self.players
+        ):
+            raise Forbidden("more than half the rounds have been played: joining is closed")
+
+    def _round_over_at(self) -> float:
+        """When the last match of the current round ended (the round's pairing time if none)."""
+        ends = [m.finished_at or 0.0 for m in self.matches if m.round == self.row.round]
+        return max(ends, default=self.row.starts_at)
+
+    async def wave(self) -> None:
+        """Start, pair the next round, or finish, as the clock and the matches say."""
+        now = self.clock()
+        if self.row.status == "created" and now >= self.row.starts_at:
+            await self._set_status("started")
+        if self.row.status != "started":
+            return
+        async with self.lock:
+            if self.current:
+                return  # the round is being played
+            if self.row.round >= self.rounds:
+                await self._set_status("finished", ends_at=now)
+                return
+            if self.row.round > 0:
+                self.next_round_at = self._round_over_at() + self.service.config.swiss_round_gap
+                if now < self.next_round_at:
+                    return
+            paired = await self._pair_next()
+        if paired:
+            self.broadcast()
+
+    async def _pair_next(self) -> bool:
+        """Pair and start the next round (or finish when it cannot be). Call with `lock` held."""
+        ratings = await self._ratings()
+        present = set(self._active())
+        order = sorted(self.players, key=lambda g: (-ratings.get(g, 1500.0), self.players[g].joined_at, g))
+        found = None
+        if len(present) >= 2:
+            found = await asyncio.to_thread(swiss_pairing, self.cells, order, present, ratings, self.rounds)
+        if found is None:
+            log.info("tournament %s: round %d cannot be paired; it ends", self.id, self.row.round + 1)
+            await self._set_status("finished", ends_at=self.clock())
+            return False
+        pairs, left = found
+        number = self.row.round + 1
+        rows = [self._match_row(await self._seats(a, b), number) for a, b in pairs]
+        byes = []
+        if left is not None:
+            if self.row.robots:
+                rows.append(self._match_row(await self._seats(left, None), number))
+            else:
+                byes.append(left)
+        if not await self.service.store.start_round(self.id, number, rows, byes):
+            # Another process paired this round: take what it stored.
+            fresh = await self.service.store.get_tournament(self.id)
+            if fresh is not None:
+                self.row = fresh
+            self.byes = await self.service.store.tournament_byes(self.id)
+            await super().load()
+            return True
+        self.row = TournamentRow(**{**_fields(self.row), "round": number})
+        self.byes.extend((number, g) for g in byes)
+        for row in rows:
+            await self._opened(row)
+        self.next_round_at = None
+        await self._restand()
+        log.info("tournament %s: round %d paired (%d matches)", self.id, number, len(rows))
+        return True
+
+    def _winner(self) -> str | None:
+        return self.standings[0].guest_id if self.standings and self.standings[0].played else None
+
+    def summary(self) -> dict[str, Any]:
+        data = super().summary()
+        data.update(rounds=self.rounds, round=self.row.round, next_round_at=self.next_round_at)
+        return data
+
+    def _lines(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "rank": rank,
+                "id": s.guest_id,
+                "name": self.names.get(s.guest_id, "Guest"),
+                "score": s.score,
+                "played": s.played,
+                "won": s.won,
+                "sheet": [c.mark for c in s.cells],
+                "buchholz": s.buchholz,
+                "sonneborn_berger": s.sonneborn_berger,
+            }
+            for rank, s in enumerate(self.standings, start=1)
+        ]
+
+
 def _fields(row: TournamentRow) -> dict[str, Any]:
     return {name: getattr(row, name) for name in TournamentRow.__dataclass_fields__}
 
@@ -425,7 +623,7 @@ class Tournaments:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self.live: dict[str, ArenaLive] = {}
+        self.live: dict[str, TournamentLive] = {}
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -440,55 +638,63 @@ class Tournaments:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    async def _open(self, row: TournamentRow) -> ArenaLive:
+    async def _open(self, row: TournamentRow) -> TournamentLive:
         arena = self.live.get(row.id)
         if arena is None:
-            arena = ArenaLive(self.service, row)
+            arena = SwissLive(self.service, row) if row.format == "swiss" else ArenaLive(self.service, row)
             await arena.load()
             self.live[row.id] = arena
         return arena
 
     async def schedule_daily(self) -> int:
-        """Create the daily arenas of the next 24 hours that do not exist yet; returns how many.
+        """Create the daily tournaments of the next 24 hours that do not exist yet; returns how many.
 
-        Their ids come from their start (daily-YYYYMMDD-HH), so each is made once however often
-        this runs, by however many processes.
+        Arenas start at `daily_hours`, Swiss tournaments at `daily_swiss_hours` (UTC). Their ids
+        come from their start (daily-YYYYMMDD-HH, daily-swiss-YYYYMMDD-HH), so each is made once
+        however often this runs, by however many processes.
         """
         config = self.service.config
         now = self.service.clock()
         made = 0
         day = int(now // 86400)
+        kinds = (("arena", config.daily_hours), ("swiss", config.daily_swiss_hours))
         for offset in (0, 1):
-            for hour in config.daily_hours:
-                starts = (day + offset) * 86400 + hour * 3600
-                if not now - config.daily_minutes * 60 < starts <= now + 86400:
-                    continue
-                stamp = time.strftime("%Y%m%d-%H", time.gmtime(starts))
-                tournament_id = f"daily-{stamp}"
-                if tournament_id in self.live or await self.service.store.get_tournament(tournament_id):
-                    continue
-                row = TournamentRow(
-                    id=tournament_id,
-                    name=f"Daily arena {hour:02d}:00 UTC",
-                    format="arena",
-                    status="created",
-                    starts_at=starts,
-                    ends_at=starts + config.daily_minutes * 60,
-                    rules={"preset": "classic", "target": config.daily_target},
-                    turn_seconds=config.online_turn_seconds,
-                    rated=True,
-                    robots=True,
-                    listed=True,
-                    created_by=None,
-                    created_at=now,
-                )
-                try:
-                    await self.service.store.create_tournament(row)
-                except StoreError:
-                    continue  # made meanwhile by another process
-                await self._open(row)
-                made += 1
+            for fmt, hours in kinds:
+                for hour in hours:
+                    starts = (day + offset) * 86400 + hour * 3600
+                    if not now - config.daily_minutes * 60 < starts <= now + 86400:
+                        continue
+                    row = self._daily(fmt, hour, starts, now)
+                    if row.id in self.live or await self.service.store.get_tournament(row.id):
+                        continue
+                    try:
+                        await self.service.store.create_tournament(row)
+                    except StoreError:
+                        continue  # made meanwhile by another process
+                    await self._open(row)
+                    made += 1
         return made
+
+    def _daily(self, fmt: str, hour: int, starts: float, now: float) -> TournamentRow:
+        config = self.service.config
+        stamp = time.strftime("%Y%m%d-%H", time.gmtime(starts))
+        swiss = fmt == "swiss"
+        return TournamentRow(
+            id=f"daily-swiss-{stamp}" if swiss else f"daily-{stamp}",
+            name=f"Daily Swiss {hour:02d}:00 UTC" if swiss else f"Daily arena {hour:02d}:00 UTC",
+            format=fmt,
+            status="created",
+            starts_at=starts,
+            ends_at=starts if swiss else starts + config.daily_minutes * 60,
+            rules={"preset": "classic", "target": config.daily_target},
+            turn_seconds=config.online_turn_seconds,
+            rated=True,
+            robots=True,
+            listed=True,
+            created_by=None,
+            created_at=now,
+            rounds=config.daily_swiss_rounds if swiss else None,
+        )
 
     async def _run(self) -> None:
         while True:
@@ -505,18 +711,26 @@ class Tournaments:
                 if arena.row.status == "finished" and not arena.conns:
                     self.live.pop(arena.id, None)
 
-    async def create(self, creator: str, body: dict[str, Any]) -> ArenaLive:
-        """A player-made arena. Options: name, starts_in (minutes), minutes, rules, turn_seconds,
-        rated, robots, listed."""
+    async def create(self, creator: str, body: dict[str, Any]) -> TournamentLive:
+        """A player-made tournament. Options: format ("arena" or "swiss"), name, starts_in
+        (minutes), minutes (an arena's length) or rounds (a Swiss's), rules, turn_seconds, rated,
+        robots, listed."""
         from .platform import parse_rules, parse_turn_seconds
 
         fmt = body.get("format", "arena")
-        if fmt != "arena":
-            raise BadRequest(f"format must be 'arena', got {fmt!r}")
-        name = _clean_name(body.get("name", "Arena"))
+        if fmt not in ("arena", "swiss"):
+            raise BadRequest(f"format must be 'arena' or 'swiss', got {fmt!r}")
+        name = _clean_name(body.get("name", "Arena" if fmt == "arena" else "Swiss"))
         now = self.service.clock()
         starts = now + 60 * _number(body, "starts_in", 0, 0, 7 * 24 * 60)
-        minutes = _number(body, "minutes", 30, 0.1, 24 * 60)
+        rounds: int | None = None
+        if fmt == "swiss":
+            rounds = round(_number(body, "rounds", 5, 1, SWISS_MAX_ROUNDS))
+            if rounds != body.get("rounds", 5):
+                raise BadRequest(f"rounds must be a whole number, got {body.get('rounds')!r}")
+            minutes = 0.0
+        else:
+            minutes = _number(body, "minutes", 30, 0.1, 24 * 60)
         rules = parse_rules(body.get("rules"))
         config = self.service.config
         turn = parse_turn_seconds(
@@ -525,7 +739,7 @@ class Tournaments:
         row = TournamentRow(
             id=secrets.token_urlsafe(6),
             name=name,
-            format="arena",
+            format=fmt,
             status="created",
             starts_at=starts,
             ends_at=starts + minutes * 60,
@@ -536,11 +750,12 @@ class Tournaments:
             listed=_flag(body, "listed", False),
             created_by=creator,
             created_at=now,
+            rounds=rounds,
         )
         await self.service.store.create_tournament(row)
         return await self._open(row)
 
-    async def get(self, tournament_id: str) -> ArenaLive:
+    async def get(self, tournament_id: str) -> TournamentLive:
         arena = self.live.get(tournament_id)
         if arena is not None:
             return arena

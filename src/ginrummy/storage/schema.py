@@ -17,6 +17,7 @@ __all__ = [
     "ratings",
     "score_buckets",
     "settings",
+    "tournament_byes",
     "tournament_players",
     "tournaments",
 ]
@@ -58,6 +59,7 @@ matches = sa.Table(
     sa.Column("deal_bits", sa.Integer, nullable=False, server_default="64"),
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("tournament_id", sa.String(32), nullable=True),
+    sa.Column("round", sa.Integer, nullable=True),  # a Swiss tournament's round
     sa.Index("ix_matches_status", "status"),
     sa.Index("ix_matches_tournament", "tournament_id"),
 )
@@ -191,6 +193,9 @@ tournaments = sa.Table(
     sa.Column("listed", sa.Boolean, nullable=False),
     sa.Column("created_by", sa.String(32), nullable=True),
     sa.Column("created_at", sa.Float(precision=53), nullable=False),
+    # Swiss: how many rounds, and how many are paired so far (arenas: NULL and 0).
+    sa.Column("rounds", sa.Integer, nullable=True),
+    sa.Column("round", sa.Integer, nullable=False, server_default="0"),
     sa.Index("ix_tournaments_status", "status", "starts_at"),
 )
 
@@ -202,4 +207,13 @@ tournament_players = sa.Table(
     sa.Column("joined_at", sa.Float(precision=53), nullable=False),
     sa.Column("withdrawn", sa.Boolean, nullable=False),
     sa.Column("paused", sa.Boolean, nullable=False),
+)
+
+# A Swiss round's pairing-allocated bye (a point without a match).
+tournament_byes = sa.Table(
+    "tournament_byes",
+    metadata,
+    sa.Column("tournament_id", sa.String(32), sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("round", sa.Integer, primary_key=True),
+    sa.Column("guest_id", sa.String(32), sa.ForeignKey("guests.id"), primary_key=True),
 )

@@ -77,6 +77,7 @@ from .schema import (
     ratings,
     score_buckets,
     settings,
+    tournament_byes,
     tournament_players,
     tournaments,
 )
@@ -911,6 +912,8 @@ class SqlStore:
             "listed": tournament.listed,
             "created_by": tournament.created_by,
             "created_at": tournament.created_at,
+            "rounds": tournament.rounds,
+            "round": tournament.round,
         }
         await self._run(lambda conn: conn.execute(tournaments.insert().values(**values)))
 
@@ -930,12 +933,50 @@ class SqlStore:
 
         return await self._run(job, read=True)
 
-    async def set_tournament_status(self, tournament_id: str, status: str) -> None:
+    async def set_tournament_status(
+        self, tournament_id: str, status: str, *, ends_at: float | None = None
+    ) -> None:
+        values: dict[str, Any] = {"status": status}
+        if ends_at is not None:
+            values["ends_at"] = ends_at
         await self._run(
             lambda conn: conn.execute(
-                tournaments.update().where(tournaments.c.id == tournament_id).values(status=status)
+                tournaments.update().where(tournaments.c.id == tournament_id).values(**values)
             )
         )
+
+    async def start_round(
+        self, tournament_id: str, round_number: int, matches: list[MatchRow], byes: list[str]
+    ) -> bool:
+        def job(conn: sa.Connection) -> bool:
+            done = conn.execute(
+                tournaments.update()
+                .where(tournaments.c.id == tournament_id, tournaments.c.round == round_number - 1)
+                .values(round=round_number)
+            )
+            if done.rowcount != 1:
+                return False
+            for match in matches:
+                _insert_match(conn, match)
+            if byes:
+                conn.execute(
+                    tournament_byes.insert(),
+                    [{"tournament_id": tournament_id, "round": round_number, "guest_id": g} for g in byes],
+                )
+            return True
+
+        return await self._run(job)
+
+    async def tournament_byes(self, tournament_id: str) -> list[tuple[int, str]]:
+        tb = tournament_byes.c
+
+        def job(conn: sa.Connection) -> list[tuple[int, str]]:
+            rows = conn.execute(
+                sa.select(tb.round, tb.guest_id).where(tb.tournament_id == tournament_id).order_by(tb.round)
+            )
+            return [(r.round, r.guest_id) for r in rows]
+
+        return await self._run(job, read=True)
 
     async def set_tournament_player(self, tournament_id: str, player: TournamentPlayer) -> None:
         tp = tournament_players.c
@@ -1028,6 +1069,7 @@ def _insert_match(conn: sa.Connection, match: MatchRow) -> None:
             deal_bits=match.deal_bits,
             rated=match.rated,
             tournament_id=match.tournament_id,
+            round=match.round,
         )
     )
     conn.execute(
@@ -1071,6 +1113,7 @@ def _load_matches(conn: sa.Connection, where: Any, *, limit: int | None = None) 
                 deal_bits=r.deal_bits,
                 rated=bool(r.rated),
                 tournament_id=r.tournament_id,
+                round=r.round,
             )
         )
     return found
@@ -1091,6 +1134,8 @@ def _tournament(r: Any) -> TournamentRow:
         listed=bool(r.listed),
         created_by=r.created_by,
         created_at=r.created_at,
+        rounds=r.rounds,
+        round=r.round,
     )
 
 

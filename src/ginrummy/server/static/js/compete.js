@@ -138,12 +138,22 @@ export function tournamentList(tournaments, now) {
     { class: "tournament-list" },
     tournaments.map((tour) => {
       const clock = h("strong", { class: "countdown" }, "");
-      countdown(clock, tour.status === "created" ? tour.starts_at : tour.ends_at, now);
+      const swiss = tour.format === "swiss";
+      let when;
+      if (tour.status === "created") {
+        countdown(clock, tour.starts_at, now);
+        when = [t("tournament.starts_in"), " ", clock];
+      } else if (swiss) {
+        when = [t("tournament.round_of", { n: tour.round, total: tour.rounds })];
+      } else {
+        countdown(clock, tour.ends_at, now);
+        when = [t("tournament.ends_in"), " ", clock];
+      }
       return h(
         "li",
-        { dataset: { id: tour.id } },
+        { dataset: { id: tour.id, format: tour.format } },
         h("a", { href: tour.url }, tour.name),
-        h("span", {}, t(tour.status === "created" ? "tournament.starts_in" : "tournament.ends_in"), " ", clock, " · ", t("tournament.players", { n: tour.players })),
+        h("span", {}, when, " · ", swiss ? [t("tournament.swiss_rounds", { n: tour.rounds }), " · "] : null, t("tournament.players", { n: tour.players })),
       );
     }),
   );

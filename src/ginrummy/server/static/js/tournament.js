@@ -19,8 +19,15 @@ async function act(verb) {
   }
 }
 
+function score(value) {
+  // Swiss scores go by halves: 2.5 is written 2½.
+  const whole = Math.floor(value);
+  return value === whole ? formatNumber(value) : `${whole ? formatNumber(whole) : ""}½`;
+}
+
 function standingsTable(data) {
   const me = data.me;
+  const swiss = data.tournament.format === "swiss";
   const rows = data.standings.map((line) =>
     h(
       "tr",
@@ -34,8 +41,10 @@ function standingsTable(data) {
         line.paused ? h("span", { class: "hint" }, ` (${t("tournament.paused")})`) : null,
       ),
       h("td", { class: "sheet" }, line.sheet.join(" ")),
-      h("td", { class: "num score" }, formatNumber(line.score)),
-      h("td", { class: "num perf" }, line.performance === null ? "–" : String(line.performance)),
+      h("td", { class: "num score" }, score(line.score)),
+      swiss
+        ? [h("td", { class: "num tb" }, score(line.buchholz)), h("td", { class: "num tb" }, score(line.sonneborn_berger))]
+        : h("td", { class: "num perf" }, line.performance === null ? "–" : String(line.performance)),
     ),
   );
   if (!rows.length) return h("p", { class: "hint" }, t("tournament.nobody"));
@@ -45,7 +54,17 @@ function standingsTable(data) {
     h(
       "thead",
       {},
-      h("tr", {}, h("th", {}, t("board.rank")), h("th", {}, t("board.player")), h("th", {}, t("tournament.sheet")), h("th", { class: "num" }, t("tournament.score")), h("th", { class: "num perf" }, t("tournament.performance"))),
+      h(
+        "tr",
+        {},
+        h("th", {}, t("board.rank")),
+        h("th", {}, t("board.player")),
+        h("th", {}, t("tournament.sheet")),
+        h("th", { class: "num" }, t("tournament.score")),
+        swiss
+          ? [h("th", { class: "num tb", title: t("tournament.buchholz") }, t("tournament.buchholz")), h("th", { class: "num tb" }, t("tournament.sonneborn_berger"))]
+          : h("th", { class: "num perf" }, t("tournament.performance")),
+      ),
     ),
     h("tbody", {}, rows),
   );
@@ -63,7 +82,9 @@ function render(data) {
   }
   document.title = `${tour.name} · ${t("app.name")}`;
   const clock = h("strong", { class: "countdown", id: "t-countdown" }, "");
-  const phase = tour.status === "created" ? "starts_in" : tour.status === "started" ? "ends_in" : "finished";
+  const swiss = tour.format === "swiss";
+  let phase = tour.status === "created" ? "starts_in" : tour.status === "started" ? "ends_in" : "finished";
+  if (swiss && phase === "ends_in") phase = tour.next_round_at ? "next_round_in" : "round";
   const buttons = [];
   if (tour.status !== "finished") {
     if (!me || !me.joined) buttons.push(h("button", { class: "primary big", id: "t-join", onclick: () => act("join") }, t("tournament.join")));
@@ -94,7 +115,8 @@ function render(data) {
       " · ",
       t("tournament.players", { n: tour.players }),
     ),
-    h("p", { class: "ends", dataset: { phase } }, phase === "finished" ? t("tournament.finished") : [t(`tournament.${phase}`), " ", clock]),
+    swiss && tour.round ? h("p", { class: "round", id: "t-round" }, t("tournament.round_of", { n: tour.round, total: tour.rounds })) : null,
+    phase === "round" ? null : h("p", { class: "ends", dataset: { phase } }, phase === "finished" ? t("tournament.finished") : [t(`tournament.${phase}`), " ", clock]),
     winner,
     h("div", { class: "row" }, buttons),
     me && me.joined && !me.match_id && tour.status === "started" && !me.paused ? h("p", { class: "hint", id: "t-waiting" }, t("tournament.waiting_pairing")) : null,
@@ -112,7 +134,8 @@ function render(data) {
   );
   if (stopClock) stopClock();
   stopClock = null;
-  if (phase !== "finished") stopClock = countdown(clock, phase === "starts_in" ? tour.starts_at : tour.ends_at, data.now);
+  const until = { starts_in: tour.starts_at, ends_in: tour.ends_at, next_round_in: tour.next_round_at }[phase];
+  if (until) stopClock = countdown(clock, until, data.now);
 }
 
 function connect(attempt = 0) {

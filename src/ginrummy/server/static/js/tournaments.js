@@ -15,6 +15,17 @@ function field(label, input) {
 const name = h("input", { id: "t-name", maxlength: 40, value: t("tournament.default_name"), required: true });
 const startsIn = h("input", { id: "t-starts-in", type: "number", min: 0, max: 10080, step: 1, value: 2 });
 const minutes = h("input", { id: "t-minutes", type: "number", min: 1, max: 1440, step: 1, value: 30 });
+const format = h("select", { id: "t-format" }, ["arena", "swiss"].map((f) => h("option", { value: f }, t(`tournament.format_${f}`))));
+const rounds = h("input", { id: "t-rounds", type: "number", min: 1, max: 15, step: 1, value: 5 });
+const minutesField = field(t("tournament.minutes"), minutes);
+const roundsField = field(t("tournament.rounds"), rounds);
+function showFormat() {
+  const swiss = format.value === "swiss";
+  minutesField.hidden = swiss;
+  roundsField.hidden = !swiss;
+}
+format.addEventListener("change", showFormat);
+showFormat();
 const preset = h("select", { id: "t-rules" }, PRESETS.map((p) => h("option", { value: p }, t(`rules.${p}`))));
 const target = h("select", { id: "t-target" }, [25, 50, 100].map((n) => h("option", { value: n, selected: n === 50 }, t("home.target_n", { n }))));
 const clock = h("select", { id: "t-clock" }, [20, 30, 60].map((s) => h("option", { value: s, selected: s === 30 }, t("home.seconds", { n: s }))));
@@ -26,8 +37,10 @@ const form = h(
   "form",
   { id: "tournament-form", class: "tournament-form" },
   field(t("tournament.name"), name),
+  field(t("tournament.format"), format),
   field(t("tournament.starts_in"), startsIn),
-  field(t("tournament.minutes"), minutes),
+  minutesField,
+  roundsField,
   field(t("home.rules"), preset),
   field(t("home.target"), target),
   field(t("home.turn_clock"), clock),
@@ -40,10 +53,12 @@ form.addEventListener("submit", async (event) => {
   event.preventDefault();
   create.disabled = true;
   try {
+    const swiss = format.value === "swiss";
     const made = await api("POST", "/api/tournaments", {
+      format: format.value,
       name: name.value,
       starts_in: Number(startsIn.value),
-      minutes: Number(minutes.value),
+      ...(swiss ? { rounds: Number(rounds.value) } : { minutes: Number(minutes.value) }),
       rules: { preset: preset.value, target: Number(target.value) },
       turn_seconds: Number(clock.value),
       rated: rated.checked,
@@ -63,6 +78,7 @@ root.replaceChildren(
   list,
   h("h2", {}, t("tournament.create_title")),
   h("p", { class: "hint" }, t("tournament.create_hint")),
+  h("p", { class: "hint" }, t("tournament.swiss_hint")),
   form,
 );
 try {
