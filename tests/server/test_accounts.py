@@ -73,6 +73,22 @@ def test_claim_sign_in_elsewhere_rename_and_sign_out(host: str, caplog: pytest.L
         fresh = Guest(host)
         assert (await fresh.me())["id"] != me["id"]
 
+        # Signing out everywhere: the laptop's cookie (still held) stops working too.
+        tablet = Guest(host)
+        status, _ = await tablet.request("POST", "/api/login", {"name": "binh-42", "password": PASSWORD})
+        assert status == 200 and (await laptop.me())["id"] == me["id"]
+        status, out = await tablet.request("POST", "/api/logout/everywhere")
+        assert status == 200 and out == {"ok": True}
+        old = laptop.cookie
+        assert (await Guest(host, old).me())["id"] != me["id"]  # a fresh guest, not the account
+        # Signing in again works, with a cookie of the new epoch.
+        status, back = await laptop.request("POST", "/api/login", {"name": "binh-42", "password": PASSWORD})
+        assert status == 200 and back["id"] == me["id"] and laptop.cookie != old
+        assert (await laptop.me())["id"] == me["id"]
+        # A guest without an account cannot (it would lose its matches for good).
+        status, refused = await fresh.request("POST", "/api/logout/everywhere")
+        assert status == 403 and "only an account" in refused["error"]["message"]
+
         for response_text in caplog.text, str(claimed), str(signed), str(profile):
             assert PASSWORD not in response_text
 
@@ -144,3 +160,21 @@ def test_names_compare_case_folded_and_normalised() -> None:
     assert clean_account_name("  Ann-Lee ") == "Ann-Lee"
     with pytest.raises(BadRequest):
         clean_account_name("Ann Lee")
+
+
+def test_a_cookie_signs_its_session_epoch_and_a_changed_epoch_is_a_forgery() -> None:
+    from ginrummy.service.identity import sign_guest, verify_guest
+
+    secret = "k" * 64
+    old, new = sign_guest("guest_id_1234", secret), sign_guest("guest_id_1234", secret, 2)
+    assert verify_guest(old, secret) == ("guest_id_1234", 0)
+    assert verify_guest(new, secret) == ("guest_id_1234", 2)
+    guest, _, signature = new.split(".")
+    for forged in (
+        f"{guest}.3.{signature}",
+        f"{guest}.02.{signature}",
+        f"{guest}.{signature}",
+        f"{guest}.-1.{signature}",
+    ):
+        assert verify_guest(forged, secret) is None
+    assert verify_guest(new, "x" * 64) is None

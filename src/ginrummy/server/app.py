@@ -195,11 +195,11 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     async def _guest(request: Request, response: Response) -> GuestRow:
         """The caller's guest; a missing, forged or unknown cookie gets a new guest and cookie."""
         service = _service(request)
-        guest = await service.guest(service.guest_of_cookie(request.cookies.get(COOKIE)))
+        guest = await service.guest_by_cookie(request.cookies.get(COOKIE))
         if guest is None:
             _spend(request)
             guest = await service.new_guest()
-            cookie = service.cookie_for(guest.id)
+            cookie = service.cookie_for(guest)
             request.state.new_cookie = cookie
             _set_cookie(response, cookie)
         return guest
@@ -248,7 +248,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     async def get_room(code: str, request: Request) -> dict[str, Any]:
         _spend(request)
         service = _service(request)
-        guest = await service.guest(service.guest_of_cookie(request.cookies.get(COOKIE)))
+        guest = await service.guest_by_cookie(request.cookies.get(COOKIE))
         try:
             return await service.room_info(guest, code)
         except NotFound:

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, Response
 
-from ..service import GameService, GuestRow, NotFound
+from ..service import Forbidden, GameService, GuestRow, NotFound
 
 __all__ = ["install"]
 
@@ -45,13 +45,24 @@ def install(
         spend(request, LOGIN_COST)
         body = await json_body(request)
         signed = await service(request).accounts.sign_in(body.get("name"), body.get("password"))
-        set_cookie(response, service(request).cookie_for(signed.guest.id))
+        set_cookie(response, service(request).cookie_for(signed.guest))
         return await service(request).me(signed.guest)
 
     @app.post("/api/logout")
     async def logout(response: Response) -> dict[str, Any]:
         # The cookie is all a browser holds: forgetting it signs this device out. The next page
         # gets a fresh guest.
+        clear_cookie(response)
+        return {"ok": True}
+
+    @app.post("/api/logout/everywhere")
+    async def logout_everywhere(request: Request, response: Response) -> dict[str, Any]:
+        """Every device of the account is signed out: cookies given before no longer sign in."""
+        spend(request, 1.0)
+        me = await service(request).guest_by_cookie(request.cookies.get("gr_guest"))
+        if me is None:
+            raise Forbidden("you are not signed in")
+        await service(request).sign_out_everywhere(me)
         clear_cookie(response)
         return {"ok": True}
 
@@ -100,7 +111,7 @@ def install(
     async def get_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
         svc = service(request)
         arena = await svc.tournaments.get(tournament_id)
-        return arena.state(svc.guest_of_cookie(request.cookies.get("gr_guest")))
+        return arena.state(await svc.guest_of_cookie(request.cookies.get("gr_guest")))
 
     @app.post("/api/tournaments/{tournament_id}/{verb}")
     async def tournament_verb(
@@ -133,14 +144,14 @@ def install(
             raise NotFound(f"no leaderboard {board!r}; there are {', '.join(BOARDS)}")
         svc = service(request)
         # Looking at a board makes no guest: a visitor without a cookie just has no line of its own.
-        me = svc.guest_of_cookie(request.cookies.get("gr_guest"))
+        me = await svc.guest_of_cookie(request.cookies.get("gr_guest"))
         return await svc.boards.board(board, me)
 
     @app.get("/api/leaderboards")
     async def leaderboards_summary(request: Request) -> dict[str, Any]:
         """The first lines of each board, for the home page."""
         svc = service(request)
-        me = svc.guest_of_cookie(request.cookies.get("gr_guest"))
+        me = await svc.guest_of_cookie(request.cookies.get("gr_guest"))
         boards = {}
         for board in BOARDS:
             data = await svc.boards.board(board, me)

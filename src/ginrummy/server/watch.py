@@ -86,7 +86,7 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
     except NotFound as exc:
         await _refuse(websocket, "not_found", exc.message, CLOSE_NOT_FOUND)
         return
-    guest_id = service.guest_of_cookie(websocket.cookies.get(COOKIE))
+    guest_id = await service.guest_of_cookie(websocket.cookies.get(COOKIE))
     conn = SocketConnection(websocket)
     arena.connect(conn, guest_id)
     try:

@@ -112,8 +112,8 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
             websocket, "forbidden", "this page may not open a table of another site", CLOSE_FORBIDDEN
         )
         return
-    guest_id = service.guest_of_cookie(websocket.cookies.get(COOKIE))
     try:
+        guest_id = await service.guest_of_cookie(websocket.cookies.get(COOKIE))
         live = await service.get_live(match_id)
     except StoreBusy:
         await _refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)

@@ -224,12 +224,32 @@ class GameService:
 
     # -- guests ----------------------------------------------------------------
 
-    def guest_of_cookie(self, value: str | None) -> str | None:
-        """The guest id a cookie proves (signature only; the guest may not exist)."""
-        return verify_guest(value, self.secret)
+    async def guest_by_cookie(self, value: str | None) -> GuestRow | None:
+        """The guest a cookie signs in: a true signature, a guest that exists, and the guest's
+        current session epoch (signing out everywhere raises it)."""
+        proved = verify_guest(value, self.secret)
+        if proved is None:
+            return None
+        guest = await self.store.get_guest(proved[0])
+        if guest is None or guest.session_epoch != proved[1]:
+            return None
+        return guest
 
-    def cookie_for(self, guest_id: str) -> str:
-        return sign_guest(guest_id, self.secret)
+    async def guest_of_cookie(self, value: str | None) -> str | None:
+        """The id of the guest a cookie signs in, or None."""
+        guest = await self.guest_by_cookie(value)
+        return guest.id if guest is not None else None
+
+    def cookie_for(self, guest: GuestRow) -> str:
+        return sign_guest(guest.id, self.secret, guest.session_epoch)
+
+    async def sign_out_everywhere(self, guest: GuestRow) -> None:
+        """Make every cookie of this account stop working, on every device (this one included)."""
+        if await self.store.get_account(guest.id) is None:
+            raise Forbidden(
+                "only an account can sign out everywhere: a guest without one would lose its matches"
+            )
+        await self.store.revoke_sessions(guest.id)
 
     async def guest(self, guest_id: str | None) -> GuestRow | None:
         return await self.store.get_guest(guest_id) if guest_id else None

@@ -78,6 +78,8 @@ class GuestRow:
     id: str
     name: str
     created_at: float
+    #: Raised by signing out everywhere: cookies of an older epoch sign nobody in.
+    session_epoch: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +278,10 @@ class Store(Protocol):
     async def get_guests(self, guest_ids: list[str]) -> dict[str, GuestRow]: ...
 
     async def rename_guest(self, guest_id: str, name: str) -> None: ...
+
+    async def revoke_sessions(self, guest_id: str) -> int:
+        """Raise the guest's session epoch (every cookie given before stops working); the new epoch."""
+        ...
 
     async def create_match(self, match: MatchRow) -> None: ...
 

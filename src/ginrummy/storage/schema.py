@@ -38,6 +38,7 @@ guests = sa.Table(
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("name", sa.String(64), nullable=False),
     sa.Column("created_at", sa.Float(precision=53), nullable=False),
+    sa.Column("session_epoch", sa.Integer, nullable=False, server_default="0"),
 )
 
 matches = sa.Table(

@@ -564,7 +564,7 @@ class SqlStore:
     async def get_guest(self, guest_id: str) -> GuestRow | None:
         def job(conn: sa.Connection) -> GuestRow | None:
             row = conn.execute(sa.select(guests).where(guests.c.id == guest_id)).first()
-            return GuestRow(row.id, row.name, row.created_at) if row is not None else None
+            return GuestRow(row.id, row.name, row.created_at, row.session_epoch) if row is not None else None
 
         return await self._run(job, read=True)
 
@@ -575,10 +575,24 @@ class SqlStore:
             found: dict[str, GuestRow] = {}
             for chunk in _chunks(wanted, 500):
                 for row in conn.execute(sa.select(guests).where(guests.c.id.in_(chunk))):
-                    found[row.id] = GuestRow(row.id, row.name, row.created_at)
+                    found[row.id] = GuestRow(row.id, row.name, row.created_at, row.session_epoch)
             return found
 
         return await self._run(job, read=True) if wanted else {}
+
+    async def revoke_sessions(self, guest_id: str) -> int:
+        def job(conn: sa.Connection) -> int:
+            epoch = conn.execute(
+                guests.update()
+                .where(guests.c.id == guest_id)
+                .values(session_epoch=guests.c.session_epoch + 1)
+                .returning(guests.c.session_epoch)
+            ).scalar()
+            if epoch is None:
+                raise StoreError(f"no guest {guest_id!r}")
+            return int(epoch)
+
+        return await self._run(job)
 
     async def rename_guest(self, guest_id: str, name: str) -> None:
         def job(conn: sa.Connection) -> None:

@@ -58,14 +58,19 @@ submit("rename-form", async () => {
   show(me);
 });
 
-document.getElementById("sign-out").addEventListener("click", async () => {
-  try {
-    await api("POST", "/api/logout");
-    location.assign("/");
-  } catch (error) {
-    toast(describeError(error), "error");
-  }
-});
+for (const [id, path] of [
+  ["sign-out", "/api/logout"],
+  ["sign-out-everywhere", "/api/logout/everywhere"],
+]) {
+  document.getElementById(id).addEventListener("click", async () => {
+    try {
+      await api("POST", path);
+      location.assign("/");
+    } catch (error) {
+      toast(describeError(error), "error");
+    }
+  });
+}
 
 try {
   show(await api("GET", "/api/me"));
