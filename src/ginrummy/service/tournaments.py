@@ -51,6 +51,15 @@ __all__ = [
 
 log = logging.getLogger("ginrummy.service")
 
+#: The page shows the first lines of the standings (and the viewer's own line wherever it is),
+#: and the matches of the best-placed players to watch: a thousand players' pages are not sent a
+#: thousand lines on every change.
+STANDINGS_SHOWN = 100
+WATCH_SHOWN = 24
+#: Changes within this many seconds are pushed to the pages together: a quarter of a second up
+#: to 100 open pages, longer with more (every page gets every push), at most 2 s.
+BROADCAST_EVERY = 0.25
+BROADCAST_MOST = 2.0
 ROBOT_RATINGS = {"novice": 1100, "casual": 1400, "skilled": 1600, "advanced": 1800, "expert": 2000}
 NAME_MAX = 40
 #: A Swiss round is paired by the FIDE Dutch system in Python: about 6 s for 200 players on a
@@ -168,6 +177,7 @@ class TournamentLive:
         self.names: dict[str, str] = {}
         self.conns: dict[Connection, str | None] = {}  # socket -> the guest watching (None: nobody signed)
         self.matches: list[MatchRow] = []
+        self._push_due: asyncio.TimerHandle | None = None
 
     @property
     def id(self) -> str:
@@ -330,17 +340,26 @@ class TournamentLive:
     def _lines(self) -> list[dict[str, Any]]:
         raise NotImplementedError
 
-    def state(self, guest_id: str | None) -> dict[str, Any]:
-        """The tournament page's message: standings, matches to watch, and the viewer's own state."""
-        lines = self._lines()
-        for line in lines:
+    def _all_lines(self) -> dict[str, dict[str, Any]]:
+        lines = {}
+        for line in self._lines():
             player = self.players.get(line["id"])
             line["withdrawn"] = bool(player and player.withdrawn)
             line["paused"] = bool(player and player.paused)
             line["playing"] = line["id"] in self.current
+            lines[line["id"]] = line
+        return lines
+
+    def _shared(self, lines: dict[str, dict[str, Any]]) -> dict[str, Any]:
+        """What every viewer gets: the first lines, the best-placed matches to watch, the clock."""
+        rank = {guest: line["rank"] for guest, line in lines.items()}
+        in_play: dict[str, int] = {}
+        for guest, match_id in self.current.items():
+            in_play[match_id] = min(in_play.get(match_id, 1 << 30), rank.get(guest, 1 << 30))
+        by_id = {m.id: m for m in self.matches if m.id in in_play}
         live = []
-        for match_id in sorted(set(self.current.values())):
-            m = next((x for x in self.matches if x.id == match_id), None)
+        for match_id in sorted(in_play, key=lambda m: (in_play[m], m))[:WATCH_SHOWN]:
+            m = by_id.get(match_id)
             if m is None:
                 continue
             names = [
@@ -348,34 +367,49 @@ class TournamentLive:
                 for s in m.seats
             ]
             live.append({"id": match_id, "names": names, "watch": f"/watch/{match_id}"})
-        me = None
-        if guest_id is not None and guest_id in self.players:
-            player = self.players[guest_id]
-            me = {
-                "joined": not player.withdrawn,
-                "paused": player.paused,
-                "match_id": self.current.get(guest_id),
-                "rank": next((line["rank"] for line in lines if line["id"] == guest_id), None),
-            }
         return {
             "type": "tournament",
             "tournament": self.summary(),
             "now": self.clock(),
-            "standings": lines,
+            "standings": list(lines.values())[:STANDINGS_SHOWN],
+            "players_ranked": len(lines),
             "playing": live,
-            "me": me,
         }
 
+    def _me(self, guest_id: str | None, lines: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+        """The viewer's own part: joined or not, its match, its rank and its line."""
+        if guest_id is None or guest_id not in self.players:
+            return None
+        player = self.players[guest_id]
+        line = lines.get(guest_id)
+        return {
+            "joined": not player.withdrawn,
+            "paused": player.paused,
+            "match_id": self.current.get(guest_id),
+            "rank": line["rank"] if line else None,
+            "line": line,
+        }
+
+    def state(self, guest_id: str | None) -> dict[str, Any]:
+        """The tournament page's message: standings, matches to watch, and the viewer's own state."""
+        lines = self._all_lines()
+        return {**self._shared(lines), "me": self._me(guest_id, lines)}
+
     def broadcast(self) -> None:
-        # The standings are the same for everyone: encode them once per viewer kind.
-        anonymous: str | None = None
+        """Push the state to every page soon; changes meanwhile go out together."""
+        if self._push_due is None and self.conns:
+            delay = min(BROADCAST_MOST, BROADCAST_EVERY * max(1.0, len(self.conns) / 100))
+            self._push_due = asyncio.get_running_loop().call_later(delay, self._push)
+
+    def _push(self) -> None:
+        self._push_due = None
+        lines = self._all_lines()
+        # The shared part is encoded once; each signed viewer's own part is spliced in.
+        shared = _dumps(self._shared(lines))[:-1]
+        anonymous = shared + ',"me":null}'
         for conn, guest in list(self.conns.items()):
-            if guest is None or guest not in self.players:
-                if anonymous is None:
-                    anonymous = _dumps(self.state(None))
-                conn.send_text(anonymous)
-            else:
-                conn.send_text(_dumps(self.state(guest)))
+            me = self._me(guest, lines)
+            conn.send_text(anonymous if me is None else f'{shared},"me":{_dumps(me)}}}')
 
     def connect(self, conn: Connection, guest_id: str | None) -> None:
         self.conns[conn] = guest_id

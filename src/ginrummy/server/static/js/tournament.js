@@ -28,7 +28,7 @@ function score(value) {
 function standingsTable(data) {
   const me = data.me;
   const swiss = data.tournament.format === "swiss";
-  const rows = data.standings.map((line) =>
+  const row = (line) =>
     h(
       "tr",
       { class: [me && line.rank === me.rank ? "mine" : "", line.withdrawn ? "withdrawn" : ""].join(" "), dataset: { id: line.id } },
@@ -45,8 +45,13 @@ function standingsTable(data) {
       swiss
         ? [h("td", { class: "num tb" }, score(line.buchholz)), h("td", { class: "num tb" }, score(line.sonneborn_berger))]
         : h("td", { class: "num perf" }, line.performance === null ? "–" : String(line.performance)),
-    ),
-  );
+    );
+  const rows = data.standings.map(row);
+  if (me && me.line && me.line.rank > data.standings.length) {
+    // Your own line, wherever you stand.
+    rows.push(h("tr", { class: "gap" }, h("td", { colspan: swiss ? 6 : 5 }, "…")));
+    rows.push(row(me.line));
+  }
   if (!rows.length) return h("p", { class: "hint" }, t("tournament.nobody"));
   return h(
     "table",

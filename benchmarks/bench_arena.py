@@ -1,0 +1,243 @@
+"""Arena benchmark: --players scripted guests in one arena against a real `ginrummy serve`.
+
+Every player is a guest of its own (its own cookie) that joins the arena by its link, keeps the
+tournament page's WebSocket open as a browser does, and plays each match it is paired into over
+the match WebSocket: both players make their first move, then seat 0 resigns (a decided result,
+so streaks, fire and standings all move). Nobody plays a robot (an even number of people).
+
+Printed (client clocks on the same machine as the server):
+- the first pairing wave: from the arena's start until the last player saw its first match;
+- re-pairing: from a player's match ending until its next match reached it (the server pairs
+  once a second, so about 0.5 s of this is the wave interval), p50 / p99;
+- the standings broadcast: from a player's match ending until a tournament frame carrying its
+  own line with that match counted reached it, p50 / p99;
+- matches finished, and the server's CPU seconds.
+
+    .venv/bin/python benchmarks/bench_arena.py                  # 1,000 players, 3 minutes
+    .venv/bin/python benchmarks/bench_arena.py --players 100 --minutes 1 --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serverproc import running_server  # noqa: E402
+
+COOKIE = "gr_guest"
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / 100.0  # utime + stime, in clock ticks of 1/100 s
+
+
+class Figures:
+    def __init__(self) -> None:
+        self.first_seen: dict[int, float] = {}
+        self.repair: list[float] = []
+        self.standings: list[float] = []
+        self.finished = 0
+        self.errors: list[str] = []
+
+
+async def play(host: str, cookie: str, match_id: str) -> None:
+    """Both players move once, then seat 0 resigns. Returns when the match is over."""
+    async with websockets.connect(
+        f"ws://{host}/ws/{match_id}",
+        additional_headers={"Cookie": f"{COOKIE}={cookie}"},
+        max_size=2**22,
+        open_timeout=120,
+        ping_interval=None,
+    ) as ws:
+        acted = -1
+        resigned = False
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 300))
+            if message["type"] != "state":
+                continue
+            match = message["match"]
+            if match["status"] == "over":
+                return
+            if match["seat"] == 0 and not match["abortable"] and match["resignable"] and not resigned:
+                resigned = True
+                await ws.send(json.dumps({"type": "resign"}))
+                continue
+            legal = message["view"]["legal"]
+            if legal and message["version"] > acted and not resigned:
+                acted = message["version"]
+                await ws.send(
+                    json.dumps({"type": "action", "action": legal[0], "version": message["version"]})
+                )
+
+
+async def player(
+    index: int, host: str, cookie: str, tid: str, until: float, figures: Figures, started: asyncio.Event
+) -> None:
+    ws = await websockets.connect(
+        f"ws://{host}/ws/t/{tid}",
+        additional_headers={"Cookie": f"{COOKIE}={cookie}"},
+        max_size=2**24,
+        open_timeout=120,
+        ping_interval=None,
+    )
+    played_seen = 0
+    current: str | None = None
+    ended_at: float | None = None  # when the last match ended, for the next pairing
+    counted_at: list[float] = []  # ends of matches not yet seen in the standings
+    game: asyncio.Task[None] | None = None
+    started.set()
+    try:
+        while time.time() < until:
+            try:
+                text = await asyncio.wait_for(ws.recv(), max(0.1, until - time.time()))
+            except TimeoutError:
+                break
+            now = time.time()
+            message = json.loads(text)
+            if message.get("type") != "tournament" or message.get("me") is None:
+                continue
+            me = message["me"]
+            line = me.get("line") or {}
+            while line.get("played", 0) > played_seen and counted_at:
+                played_seen += 1
+                figures.standings.append(now - counted_at.pop(0))
+            match_id = me.get("match_id")
+            if match_id and match_id != current and (game is None or game.done()):
+                current = match_id
+                if index not in figures.first_seen:
+                    figures.first_seen[index] = now
+                elif ended_at is not None:
+                    figures.repair.append(now - ended_at)
+
+                async def run(match_id: str = match_id) -> None:
+                    nonlocal ended_at
+                    try:
+                        await play(host, cookie, match_id)
+                    except Exception as exc:  # a failure is counted, not fatal
+                        figures.errors.append(f"{type(exc).__name__}: {exc}")
+                        return
+                    ended_at = time.time()
+                    counted_at.append(ended_at)
+                    figures.finished += 1
+
+                game = asyncio.get_running_loop().create_task(run())
+    finally:
+        if game is not None:
+            game.cancel()
+        await ws.close()
+
+
+async def bench(host: str, players: int, minutes: float) -> dict[str, Any]:
+    figures = Figures()
+    async with httpx.AsyncClient(base_url=f"http://{host}", timeout=120) as http:
+        cookies = []
+        for _ in range(players):
+            http.cookies.clear()
+            response = await http.get("/api/me")
+            cookies.append(response.cookies[COOKIE])
+        http.cookies.clear()
+        made = (
+            await http.post(
+                "/api/tournaments",
+                json={
+                    "name": "Benchmark arena",
+                    "starts_in": 0.5,
+                    "minutes": minutes,
+                    "rules": {"preset": "classic", "target": 10},
+                    "turn_seconds": 0,
+                    "robots": False,
+                    "rated": True,
+                },
+                headers={"Cookie": f"{COOKIE}={cookies[0]}"},
+            )
+        ).json()
+        tid = made["id"]
+        sem = asyncio.Semaphore(50)
+
+        async def join(cookie: str) -> None:
+            async with sem:
+                response = await http.post(
+                    f"/api/tournaments/{tid}/join", headers={"Cookie": f"{COOKIE}={cookie}"}
+                )
+                response.raise_for_status()
+
+        await asyncio.gather(*(join(c) for c in cookies))
+    until = made["ends_at"] + 5
+    events = [asyncio.Event() for _ in cookies]
+    tasks = [
+        asyncio.create_task(player(i, host, c, tid, until, figures, events[i])) for i, c in enumerate(cookies)
+    ]
+    await asyncio.gather(*tasks, return_exceptions=True)
+    first = max(figures.first_seen.values(), default=float("nan")) - made["starts_at"]
+    return {
+        "players": players,
+        "paired_first": len(figures.first_seen),
+        "first_wave_s": round(first, 3),
+        "matches_finished": figures.finished // 2,
+        "repair_p50_s": round(_percentile(figures.repair, 0.5), 3),
+        "repair_p99_s": round(_percentile(figures.repair, 0.99), 3),
+        "standings_p50_s": round(_percentile(figures.standings, 0.5), 3),
+        "standings_p99_s": round(_percentile(figures.standings, 0.99), 3),
+        "standings_samples": len(figures.standings),
+        "standings_mean_s": round(statistics.fmean(figures.standings), 3) if figures.standings else None,
+        "errors": len(figures.errors),
+        "first_errors": figures.errors[:3],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--minutes", type=float, default=3.0, help="the arena's length")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.players < 2 or args.players % 2:
+        parser.error("--players must be an even number of at least 2")
+    env = {
+        "GINRUMMY_SOCKETS": "8/100000",
+        "GINRUMMY_SOCKET_OPENS": "100000/100000",
+        "GINRUMMY_RATE_LIMIT": "1000/1000",
+    }
+    with running_server(env) as server:
+        cpu_before = _cpu_seconds(server.pid)
+        result = asyncio.run(bench(server.host, args.players, args.minutes))
+        result["server_cpu_s"] = round(_cpu_seconds(server.pid) - cpu_before, 1)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"Arena of {result['players']} scripted players, {args.minutes:g} minutes (real server, SQLite)")
+    print(
+        f"  first pairing wave: {result['paired_first']} players paired, the last {result['first_wave_s']} s after the start"
+    )
+    print(f"  matches finished:   {result['matches_finished']}")
+    print(f"  re-pairing after a match:     p50 {result['repair_p50_s']} s, p99 {result['repair_p99_s']} s")
+    print(
+        f"  standings broadcast latency:  p50 {result['standings_p50_s']} s, p99 {result['standings_p99_s']} s"
+        f" ({result['standings_samples']} samples)"
+    )
+    print(
+        f"  server CPU: {result['server_cpu_s']} s; client errors: {result['errors']} {result['first_errors']}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
