@@ -24,6 +24,7 @@ get_replay
 post_rematch
 login  # src/ginrummy/server/compete.py: FastAPI routes
 logout
+logout_everywhere
 player_by_name
 leaderboard
 leaderboards_summary
