@@ -14,6 +14,9 @@ let lastMatch = sessionStorage.getItem(`gr-t-${tournamentId}-seen`);
 async function act(verb) {
   try {
     render(await api("POST", `/api/tournaments/${encodeURIComponent(tournamentId)}/${verb}`));
+    // Someone who came by the link had no guest yet when the page's socket opened: joining made
+    // one, so open the socket again as that guest (its next pairing comes over it).
+    if (verb === "join") connect();
   } catch (error) {
     toast(describeError(error), "error");
   }
@@ -143,9 +146,14 @@ function render(data) {
   if (until) stopClock = countdown(clock, until, data.now);
 }
 
+let socket = null;
+
 function connect(attempt = 0) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const old = socket;
   const ws = new WebSocket(`${scheme}://${location.host}/ws/t/${encodeURIComponent(tournamentId)}`);
+  socket = ws;
+  if (old) old.close();
   ws.addEventListener("message", (event) => {
     const message = parseJson(event.data);
     if (message.type === "tournament") render(message);
@@ -155,7 +163,7 @@ function connect(attempt = 0) {
     attempt = 0;
   });
   ws.addEventListener("close", (event) => {
-    if (event.code === 4404) return;
+    if (ws !== socket || event.code === 4404) return;
     setTimeout(() => connect(attempt + 1), Math.min(10000, 500 * 2 ** attempt));
   });
 }
