@@ -1,7 +1,7 @@
 """Quick pairing ("Play online"): one pool per game, rules and target, rated or casual.
 
 Whoever waits in a pool is paired with the closest rating first: each wave sorts the seekers by
-rating and repeatedly pairs the two neighbours with the smallest difference that both accept.
+rating and repeatedly pairs the two with the smallest difference that both accept.
 A seeker accepts a difference up to `base_range` points, widening by `widen_per_second` for each
 second waited (Lichess's pools widen the same way), so nobody waits long for a perfect match.
 After `robot_after` seconds the page may offer a robot instead. The pool lives in memory: a
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import heapq
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -64,33 +63,28 @@ class Seek:
 def pair_closest(seeks: list[Seek], now: float, config: PairingConfig) -> list[tuple[Seek, Seek]]:
     """Pairs of the pool, closest ratings first, each pair within both seekers' ranges.
 
-    The closest pair is always two neighbours in rating order, so a heap of neighbour gaps
-    (updated as pairs leave) finds the pairs in order in O(n log n).
+    The closest acceptable pair need not be two neighbours in rating order (a neighbour who
+    just arrived may have a narrower range than the two around it), so every pair within the
+    first seeker's range is a candidate: each seeker looks up the ratings above its own only as
+    far as its range reaches. Candidates are taken closest first, nobody twice.
     """
     order = sorted(seeks, key=lambda s: (s.rating, s.since, s.id))
-    n = len(order)
-    left = list(range(-1, n - 1))
-    right = list(range(1, n + 1))
-    taken = [False] * n
-    heap = [(order[i + 1].rating - order[i].rating, i, i + 1) for i in range(n - 1)]
-    heapq.heapify(heap)
+    candidates = []
+    for i, a in enumerate(order):
+        for j in range(i + 1, len(order)):
+            b = order[j]
+            gap = b.rating - a.rating
+            if not a.accepts(gap, now, config):
+                break  # the ratings above are further still
+            if b.accepts(gap, now, config):
+                candidates.append((gap, i, j))
+    candidates.sort()
+    taken = [False] * len(order)
     pairs = []
-    while heap:
-        gap, i, j = heapq.heappop(heap)
-        if taken[i] or taken[j] or right[i] != j:
-            continue
-        a, b = order[i], order[j]
-        if not (a.accepts(gap, now, config) and b.accepts(gap, now, config)):
-            continue
-        taken[i] = taken[j] = True
-        pairs.append((a, b))
-        before, after = left[i], right[j]
-        if before >= 0:
-            right[before] = after
-        if after < n:
-            left[after] = before
-        if before >= 0 and after < n:
-            heapq.heappush(heap, (order[after].rating - order[before].rating, before, after))
+    for _gap, i, j in candidates:
+        if not (taken[i] or taken[j]):
+            taken[i] = taken[j] = True
+            pairs.append((order[i], order[j]))
     return pairs
 
 
