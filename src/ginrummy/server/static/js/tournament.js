@@ -46,7 +46,7 @@ function standingsTable(data) {
       h("td", { class: "sheet" }, line.sheet.join(" ")),
       h("td", { class: "num score" }, score(line.score)),
       swiss
-        ? [h("td", { class: "num tb" }, score(line.buchholz)), h("td", { class: "num tb" }, score(line.sonneborn_berger))]
+        ? [h("td", { class: "num tb" }, score(line.buchholz)), h("td", { class: "num tb sb" }, score(line.sonneborn_berger))]
         : h("td", { class: "num perf" }, line.performance === null ? "–" : String(line.performance)),
     );
   const rows = data.standings.map(row);
@@ -70,7 +70,7 @@ function standingsTable(data) {
         h("th", {}, t("tournament.sheet")),
         h("th", { class: "num" }, t("tournament.score")),
         swiss
-          ? [h("th", { class: "num tb", title: t("tournament.buchholz") }, t("tournament.buchholz")), h("th", { class: "num tb" }, t("tournament.sonneborn_berger"))]
+          ? [h("th", { class: "num tb", title: t("tournament.buchholz") }, t("tournament.buchholz")), h("th", { class: "num tb sb" }, t("tournament.sonneborn_berger"))]
           : h("th", { class: "num perf" }, t("tournament.performance")),
       ),
     ),
