@@ -167,20 +167,16 @@ class _Grabber:
         return None
 
 
-def test_a_hand_that_never_ends_is_abandoned_not_hung() -> None:
+def test_players_who_keep_taking_each_others_discards_still_finish() -> None:
+    """The rules end such a hand (Rules.retake_limit), so the arena needs no guard of its own."""
     stats = play_match(_Grabber(), _Grabber(), "classic", seed=4)
-    assert stats.winner is None and stats.stalled is not None
-    assert "keep taking each other's discards" in stats.stalled
-    summary = ArenaSummary(a="grabber", b="grabber", rules="classic", seed=4)
-    summary.add(stats)
-    data = summary.to_json()
-    assert data["stalled"] == 1 and data["win_rate"] == 0.5 and data["draws"] == 1
+    assert stats.winner is not None and stats.void_hands >= 1
 
 
 def test_levels_do_not_trade_the_same_cards_forever() -> None:
     # Seed 356 once sent casual and skilled into an endless exchange of fives.
     stats = play_match("casual", "skilled", "classic", seed=356, a_seat=0)
-    assert stats.stalled is None and stats.winner is not None
+    assert stats.winner is not None
 
 
 def test_run_arena_rejects_bad_arguments() -> None:

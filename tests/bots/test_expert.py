@@ -106,7 +106,8 @@ def position(
 
     for seat, action, card in history or []:
         steps.append(Step(seat, action_from_json(action), CARDS[_index(card)] if card else None))
-    h.steps = steps
+    for step in steps:
+        h._record(step)
     return build_view(h, 0, hand_number=1, scores=scores)
 
 
@@ -304,9 +305,7 @@ def test_track_follows_the_opponent() -> None:
     assert k.unseen.bit_count() == 52 - len(view.hand) - len(view.discard_pile) - len(view.opponent_known)
     for ev in k.events:
         assert ev.kind in (PASSED, TOOK, DISCARDED, STOCK)
-    discards = [
-        e["action"]["card"] for e in view.history if e["seat"] != seat and e["action"]["type"] == "discard"
-    ]
+    discards = [str(e.card) for e in view.history if e.seat != seat and e.kind == "discard"]
     assert [str(CardSet.from_mask(1 << ev.card)) for ev in k.events if ev.kind == DISCARDED] == discards
 
 
@@ -483,3 +482,22 @@ def test_the_steady_game_still_gives_reasons() -> None:
     view = position("5H 6H 9C 9D KS QC JD 2S 3C 8D", "7H", phase="draw")
     decision = ExpertPlayer(seed=1).decide(view)
     assert decision.action == Draw("discard") and decision.reason.startswith("take 7")
+
+
+def test_appraise_gives_the_choice_and_the_cost_of_another_discard() -> None:
+    from ginrummy.bots.expert import appraise
+    from ginrummy.rules import Card
+
+    # Two melds, a pair and loose high cards (no knock): a high card goes; breaking a meld
+    # costs several points of deadwood.
+    view = position(
+        "AC 2C 3C 7S 8S 9S 5D 5H KH QD JC", "4D", history=[(1, {"type": "discard", "card": "4D"}, None)]
+    )
+    best = appraise(view, Discard(Card.parse("KH")))
+    assert best.choice in [Discard(Card.parse(t)) for t in ("KH", "QD", "JC")]
+    same = appraise(view, best.choice)
+    assert same.cost == 0.0 and same.to_json()["cost"] == 0.0
+    worse = appraise(view, Discard(Card.parse("8S")))
+    assert worse.cost is not None and worse.cost > 5
+    with pytest.raises(ValueError, match="not legal"):
+        appraise(view, Discard(Card.parse("4D")))

@@ -118,9 +118,9 @@ def test_baseline_never_discards_the_card_just_taken_and_knocks_at_once() -> Non
         if view.phase != "discard":
             return
         last = view.history[-1]
-        if last["seat"] == view.seat and last["action"] == {"type": "draw", "source": "discard"}:
+        if last.seat == view.seat and last.kind == "draw" and last.source == "discard":
             counts["took"] += 1
-            assert str(action.card) != last["card"]
+            assert action.card != last.card
         knocks = [a for a in view.legal if isinstance(a, Knock)]
         if knocks:
             counts["knock"] += 1
@@ -210,9 +210,8 @@ def _visible_cards(view: View) -> int:
     for card in view.discard_pile:
         mask |= 1 << card.index
     for entry in view.history:
-        for text in (entry.get("card"), entry["action"].get("card")):
-            if text:
-                mask |= 1 << Card.parse(text).index
+        if entry.card is not None:
+            mask |= 1 << entry.card.index
     return mask
 
 

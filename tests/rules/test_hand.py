@@ -21,6 +21,7 @@ from ginrummy import (
     Knock,
     NotYourTurnError,
     Pass,
+    PublicStep,
     Rules,
     View,
     ViewError,
@@ -387,9 +388,15 @@ def test_views_during_a_hand_show_only_what_each_seat_saw() -> None:
     view1, view0 = match.view(1), match.view(0)
     assert view1.opponent_known == CardSet() and view0.opponent_known == parse_cards("KH")
     assert view0.hand == parse_cards(OTHER) | c("QD") and view0.legal and not view1.legal
-    assert view1.history[-1] == {"seat": 0, "action": {"type": "draw", "source": "stock"}}
-    assert view0.history[-1] == {"seat": 0, "action": {"type": "draw", "source": "stock"}, "card": "QD"}
-    assert view1.history[0] == {"seat": 1, "action": {"type": "draw", "source": "discard"}, "card": "KH"}
+    assert view1.history[-1] == PublicStep(0, "draw", "stock")
+    assert view0.history[-1] == PublicStep(0, "draw", "stock", c("QD"))
+    assert view1.history[0] == PublicStep(1, "draw", "discard", c("KH"))
+    assert view1.history[-1].to_json() == {"seat": 0, "action": {"type": "draw", "source": "stock"}}
+    assert view0.history[-1].to_json() == {
+        "seat": 0,
+        "action": {"type": "draw", "source": "stock"},
+        "card": "QD",
+    }
     assert "QD" not in json.dumps(view1.to_json())
     assert (view0.phase, view0.stock_count, view0.upcard) == ("discard", 30, c("2C"))
     match.apply(Discard(c("QD")))
@@ -397,24 +404,21 @@ def test_views_during_a_hand_show_only_what_each_seat_saw() -> None:
     match.apply(Knock(c("KH")))
     finished = match.hand_view(0, 1)
     assert finished.phase == "over" and finished.showdown is not None
-    assert finished.showdown["knock_card"] == "KH"
-    assert finished.history[-1]["action"] == {"type": "knock", "card": "KH"}
+    assert finished.showdown.knock_card == c("KH")
+    assert finished.history[-1].to_json()["action"] == {"type": "knock", "card": "KH"}
 
 
 def test_opponent_knock_card_is_hidden_until_the_showdown() -> None:
-    """A knock ends the hand at once, so no real view shows a knock before the showdown;
-    the view builder still names the face-down card only once the hand is over."""
+    """A knock ends the hand at once, so no view shows a knock before the showdown; the
+    face-down card is named in the showdown."""
     hand = rig_hand(dealer=0, non_dealer=READY, dealer_cards=OTHER, upcard="QH", stock_top=["7H"])
     hand.apply(Pass())
     hand.apply(Pass())
     hand.apply(Draw("stock"))
     hand.apply(Knock(c("2D")))
     view = build_view(hand, 0, hand_number=1, scores=(0, 0))
-    assert view.showdown is not None and view.showdown["knock_card"] == "2D"
-    hand.phase = "discard"  # pretend the showdown has not been shown yet
-    hidden = build_view(hand, 0, hand_number=1, scores=(0, 0))
-    assert hidden.history[-1] == {"seat": 1, "action": {"type": "knock"}}
-    hand.phase = "over"
+    assert view.phase == "over" and view.showdown is not None and view.showdown.knock_card == c("2D")
+    assert view.showdown.to_json()["knock_card"] == "2D"
 
 
 def test_view_json_round_trip() -> None:

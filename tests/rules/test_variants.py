@@ -307,6 +307,37 @@ def test_spade_double_needs_oklahoma() -> None:
 # -- presets and the Rules value -------------------------------------------------------------
 
 
+def _grab_until_over(rules: Rules) -> Hand:
+    """Both players always take the upcard and throw their lowest card they may."""
+    hand = Hand(rules, 4, dealer=0)
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        if Draw("discard") in legal:
+            hand.apply(Draw("discard"))
+        else:
+            hand.apply(next(a for a in legal if isinstance(a, Discard)))
+    return hand
+
+
+@pytest.mark.parametrize("limit", [1, 3])
+def test_retake_limit_ends_a_hand_of_players_who_keep_retaking(limit: int) -> None:
+    """Taking each other's discards never shrinks the stock; the hand is void at the end of
+    the turn in which a card was taken for the (limit + 1)-th time."""
+    hand = _grab_until_over(Rules(retake_limit=limit))
+    assert hand.result is not None and hand.result.outcome == "void"
+    assert hand.stock_count > 2  # not the ordinary end of the stock
+    assert max(hand.takes) == limit + 1
+    assert isinstance(hand.steps[-1].action, Discard)
+    longer = _grab_until_over(Rules(retake_limit=limit + 1))
+    assert len(longer.steps) > len(hand.steps)
+
+
+def test_rules_stored_before_retake_limit_still_load() -> None:
+    old = Rules(preset_name="house", target=50).to_json()
+    del old["retake_limit"]
+    assert Rules.from_json(old) == Rules(preset_name="house", target=50)
+
+
 def test_presets() -> None:
     assert Rules.preset_names() == ("classic", "hoyle", "oklahoma", "big_gin") == tuple(PRESETS)
     classic = Rules.preset("classic")
@@ -379,6 +410,7 @@ def test_every_field_is_covered_here() -> None:
         "shutout_bonus",
         "oklahoma",
         "spade_double",
+        "retake_limit",
     }
 
 
@@ -405,6 +437,8 @@ def test_every_field_is_covered_here() -> None:
         ({"first_dealer": "oldest"}, "first_dealer must be 'random' or 'cut', got 'oldest'"),
         ({"next_dealer": "dealer"}, "next_dealer must be 'alternate', 'loser' or 'winner'"),
         ({"oklahoma": "yes"}, "oklahoma must be true or false"),
+        ({"retake_limit": 0}, "retake_limit must be from 1 to 100"),
+        ({"retake_limit": 2.5}, "retake_limit"),
         ({"colour": "red"}, "unknown rules field"),
     ],
 )

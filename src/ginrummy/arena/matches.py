@@ -40,11 +40,6 @@ __all__ = [
 
 ENGINE_PREFIX = "engine:"
 
-# A hand takes a few dozen actions. The rules have no end for two players who keep
-# taking each other's discards (the stock never shrinks), so a hand that runs this long
-# is abandoned and the match counted as drawn ("stalled") rather than hanging the arena.
-MAX_HAND_ACTIONS = 1000
-
 
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
@@ -101,7 +96,6 @@ class MatchStats:
     turns: int = 0  # draws in all hands, both sides
     forfeit: str | None = None
     forfeit_reason: str | None = None
-    stalled: str | None = None  # why the match was abandoned unfinished, if it was
     times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
 
     def to_json(self, *, with_times: bool = False) -> dict[str, Any]:
@@ -121,7 +115,6 @@ class MatchStats:
             "turns": self.turns,
             "forfeit": self.forfeit,
             "forfeit_reason": self.forfeit_reason,
-            "stalled": self.stalled,
         }
         if with_times:
             data["times"] = [list(self.times[0]), list(self.times[1])]
@@ -180,12 +173,8 @@ def _play(pa: Player, pb: Player, rules: Rules, seed: int, a_seat: int, timing: 
     turns = 0
     clock = time.perf_counter
     seat = -1
-    hand_actions = 0
     try:
         while match.result is None:
-            hand_actions += 1
-            if hand_actions > MAX_HAND_ACTIONS:
-                return _stalled(match, seed, a_seat, times)
             seat = match.hands[-1].to_act
             view = match.view(seat)
             player = players[seat]
@@ -198,7 +187,6 @@ def _play(pa: Player, pb: Player, rules: Rules, seed: int, a_seat: int, timing: 
             result = match.apply(action, seat)
             if result is None:
                 continue
-            hand_actions = 0
             number = len(match.hands) if match.result is not None else len(match.hands) - 1
             hand = match.hands[number - 1]
             turns += sum(1 for step in hand.steps if isinstance(step.action, Draw))
@@ -259,23 +247,6 @@ def _forfeit(
         hands=len(match.hands),
         forfeit=loser,
         forfeit_reason=reason,
-        times=times,
-    )
-
-
-def _stalled(match: Any, seed: int, a_seat: int, times: tuple[list[float], list[float]]) -> MatchStats:
-    scores = (match.scores[0], match.scores[1]) if a_seat == 0 else (match.scores[1], match.scores[0])
-    hand = match.hands[-1]
-    return MatchStats(
-        seed=seed,
-        a_seat=a_seat,
-        winner=None,
-        scores=scores,
-        hands=len(match.hands),
-        stalled=(
-            f"hand {len(match.hands)} passed {MAX_HAND_ACTIONS} actions with {len(hand.stock)} stock cards "
-            "left: the players keep taking each other's discards"
-        ),
         times=times,
     )
 
@@ -349,8 +320,6 @@ class ArenaSummary:
     undercuts: list[int] = field(default_factory=lambda: [0, 0])
     forfeits: list[int] = field(default_factory=lambda: [0, 0])
     forfeit_reasons: list[str] = field(default_factory=list)
-    stalled: int = 0
-    stalled_reasons: list[str] = field(default_factory=list)
     times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
     elapsed: float = 0.0
     #: Each deal played twice with the seats swapped (`run_arena(mirrored=True)`).
@@ -380,10 +349,6 @@ class ArenaSummary:
             self.gins[i] += m.gins[i]
             self.undercuts[i] += m.undercuts[i]
             self.times[i].extend(m.times[i])
-        if m.stalled is not None:
-            self.stalled += 1
-            if len(self.stalled_reasons) < 20:
-                self.stalled_reasons.append(f"match seed {m.seed}: {m.stalled}")
         if m.forfeit is not None:
             self.forfeits[0 if m.forfeit == "a" else 1] += 1
             if m.forfeit_reason and len(self.forfeit_reasons) < 20:
@@ -398,7 +363,7 @@ class ArenaSummary:
 
     @property
     def win_rate(self) -> float:
-        """a's share of the matches (a drawn or stalled match counts half)."""
+        """a's share of the matches (a drawn match counts half)."""
         return (self.a_wins + 0.5 * self.draws) / self.matches if self.matches else 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -444,8 +409,6 @@ class ArenaSummary:
             "avg_hand_turns": round(self.turns / hands, 3),
             "forfeits": self.forfeits[0] + self.forfeits[1],
             "forfeit_reasons": list(self.forfeit_reasons),
-            "stalled": self.stalled,
-            "stalled_reasons": list(self.stalled_reasons),
             "seconds": round(self.elapsed, 3),
             "matches_per_second": round(n / self.elapsed, 2) if self.elapsed > 0 else None,
             "stats_a": per_side(0),

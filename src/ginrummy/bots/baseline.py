@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from ..rules import Action, BigGin, Discard, Knock, View, parse_card
+from ..rules import Action, BigGin, Discard, Knock, View
 from ..rules.actions import DRAW_DISCARD, DRAW_STOCK, PASS
 from ..rules.cards import CARDS
 from ..rules.masks import best_discards, bits, forms_meld
@@ -44,8 +44,8 @@ class BaselinePlayer:
         forbid = -1
         if view.history:
             last = view.history[-1]
-            if last["action"].get("source") == "discard":
-                forbid = parse_card(last["card"]).index
+            if last.source == "discard" and last.card is not None:
+                forbid = last.card.index
         left, ties = best_discards(view.hand.mask, forbid)
         choices = bits(ties)
         card = CARDS[choices[0] if len(choices) == 1 else self.rng.choice(choices)]

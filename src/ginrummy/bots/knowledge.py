@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Final
 
 from ..rules import View
-from ..rules.cards import CARD_POINTS, CardSet
+from ..rules.cards import CARD_POINTS
 from ..rules.masks import (
     FULL_DECK,
     RANK_MASKS,
@@ -124,12 +124,11 @@ def track(view: View) -> Knowledge:
     # opponent refused each time it passed or drew from the stock.
     current = list(pile)
     for entry in reversed(history):
-        action = entry["action"]
-        kind = action["type"]
-        if kind == "discard":
+        if entry.kind == "discard":
             current.pop()
-        elif kind == "draw" and action["source"] == "discard":
-            current.append(_INDEX[entry["card"]])
+        elif entry.kind == "draw" and entry.source == "discard":
+            assert entry.card is not None  # a card taken from the pile is seen by both seats
+            current.append(entry.card.index)
     k = Knowledge(
         seat=seat,
         phase=view.phase,
@@ -144,11 +143,10 @@ def track(view: View) -> Knowledge:
     passes = 0
     taken = -1
     for ply, entry in enumerate(history):
-        action = entry["action"]
-        kind = action["type"]
-        mine = entry["seat"] == seat
+        kind = entry.kind
+        mine = entry.seat == seat
         if kind == "draw":
-            if action["source"] == "discard":
+            if entry.source == "discard":
                 card = current.pop()
                 if mine:
                     taken = card
@@ -170,7 +168,8 @@ def track(view: View) -> Knowledge:
                             events.append(OppEvent(PASSED, current[-1], ply))
                     events.append(OppEvent(STOCK, -1, ply))
         elif kind == "discard":
-            card = _INDEX[action["card"]]
+            assert entry.card is not None
+            card = entry.card.index
             current.append(card)
             if not mine:
                 k.opp_discarded |= 1 << card
@@ -186,9 +185,6 @@ def track(view: View) -> Knowledge:
     k.taken = taken if view.phase == "discard" else -1
     k.unseen = FULL_DECK & ~hand & ~k.pile_mask & ~k.opp_known
     return k
-
-
-_INDEX: Final = {str(CardSet.from_mask(1 << i)): i for i in range(52)}
 
 
 # -- meld potential -------------------------------------------------------------

@@ -151,10 +151,9 @@ def _upcard(view: View) -> int:
     if DRAW_DISCARD not in view.legal or not view.discard_pile:
         return -1
     up = view.discard_pile[-1]
-    text = str(up)
     seat = view.seat
     for entry in view.history:
-        if entry["seat"] == seat and (entry.get("card") == text or entry["action"].get("card") == text):
+        if entry.seat == seat and entry.card == up:
             return -1
     return up.index
 

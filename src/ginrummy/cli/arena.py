@@ -311,10 +311,6 @@ def _summary_table(summary: ArenaSummary) -> Table:
 
 
 def _print_forfeits(console: Console, summary: ArenaSummary) -> None:
-    if summary.stalled:
-        console.print(f"[yellow]stalled (counted as drawn):[/yellow] {summary.stalled} matches")
-        for reason in summary.stalled_reasons[:3]:
-            console.print(f"  {reason}")
     if not any(summary.forfeits):
         return
     console.print(

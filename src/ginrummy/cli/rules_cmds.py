@@ -305,11 +305,10 @@ class TerminalMatch:
         if view.phase != "discard" or not view.history:
             return ""
         last = view.history[-1]
-        action = last.get("action", {})
-        if last.get("seat") != self.you or action.get("type") != "draw":
+        if last.seat != self.you or last.kind != "draw":
             return ""
-        where = "the stock" if action.get("source") == "stock" else "the discard pile"
-        return f"{last.get('card', '?')} from {where}"
+        where = "the stock" if last.source == "stock" else "the discard pile"
+        return f"{last.card or '?'} from {where}"
 
     def tell(self, number: int, seat: int | None) -> None:
         """Say what the opponent just did, as the person's view of that hand shows it."""
@@ -317,58 +316,59 @@ class TerminalMatch:
         if not history:
             return
         entry = history[-1]
-        action = entry["action"]
-        kind = action["type"]
+        kind = entry.kind
         who = escape(self.opponent_name)
         if kind == "pass":
             text = "passes the first upcard"
-        elif kind == "draw" and action["source"] == "stock":
+        elif kind == "draw" and entry.source == "stock":
             text = "draws from the stock"
         elif kind == "draw":
-            text = f"takes {entry.get('card', '?')} from the discard pile"
+            text = f"takes {entry.card or '?'} from the discard pile"
         elif kind == "discard":
-            text = f"discards {action['card']}"
+            text = f"discards {entry.card}"
         elif kind == "knock":
-            text = "knocks" + (f", discarding {action['card']} face down" if "card" in action else "")
+            text = "knocks" + (f", discarding {entry.card} face down" if entry.card is not None else "")
         else:
             text = "declares Big Gin"
         self.console.print(f"[cyan]{who} {text}.[/cyan]")
 
     def show_hand_end(self, number: int) -> None:
         view = self.match.hand_view(self.you, number)
-        showdown = view.showdown or {}
-        outcome = showdown.get("outcome", "void")
+        showdown = view.showdown
         console = self.console
-        if outcome == "void":
+        if showdown is None or showdown.knocker is None:
             console.print(
-                "[bold]Void hand:[/bold] the stock is down to two cards; nobody scores "
-                "and the same dealer deals again."
+                "[bold]Void hand:[/bold] the stock is down to two cards (or a card was taken from "
+                "the discard pile too many times); nobody scores and the same dealer deals again."
             )
         else:
-            knocker = showdown["knocker"]
-            melds = showdown["melds"]
-            dead = showdown["deadwood_cards"]
-            count = showdown["deadwood"]
+            outcome = showdown.outcome
+            knocker = showdown.knocker
+            assert showdown.melds is not None and showdown.deadwood_cards is not None
+            assert showdown.deadwood is not None
+            melds = showdown.melds
+            dead = showdown.deadwood_cards
+            count = showdown.deadwood
             table = Table(title=f"Showdown, hand {number}", show_header=True, box=None, padding=(0, 2, 0, 0))
             table.add_column("Player", style="bold")
             table.add_column("Melds")
             table.add_column("Deadwood")
             for seat in (knocker, 1 - knocker):
                 role = "knocked" if seat == knocker else ("defend" if seat == self.you else "defends")
-                if seat == knocker and showdown.get("knock_card"):
-                    role += f" (discarded {showdown['knock_card']})"
-                meld_text = " ".join(f"[{' '.join(m)}]" for m in melds[seat]) or "-"
+                if seat == knocker and showdown.knock_card is not None:
+                    role += f" (discarded {showdown.knock_card})"
+                meld_text = " ".join(f"[{' '.join(m.to_json())}]" for m in melds[seat]) or "-"
                 table.add_row(
                     f"{escape(self.name(seat))} {role}",
                     escape(meld_text),
-                    f"{_cards(dead[seat])} = {count[seat]}",
+                    f"{_cards(dead[seat].to_json())} = {count[seat]}",
                 )
             console.print(table)
-            layoffs = showdown.get("layoffs") or []
+            layoffs = showdown.layoffs
             if layoffs:
                 knocker_melds = melds[knocker]
                 laid = ", ".join(
-                    f"{lay['card']} on [{' '.join(knocker_melds[lay['meld']])}]" for lay in layoffs
+                    f"{lay.card} on [{' '.join(knocker_melds[lay.meld].to_json())}]" for lay in layoffs
                 )
                 verb = "lay off" if 1 - knocker == self.you else "lays off"
                 console.print(f"{escape(self.name(1 - knocker))} {verb} {escape(laid)}")
@@ -379,11 +379,11 @@ class TerminalMatch:
                 "undercut": "Undercut",
                 "tie": "Tie",
             }
-            scorer = showdown.get("scorer")
-            points = showdown.get("points", 0)
+            scorer = showdown.scorer
+            points = showdown.points
             who = self.name(scorer)
             verb = "score" if scorer == self.you else "scores"
-            doubled = " (doubled: the first upcard was a spade)" if showdown.get("multiplier", 1) > 1 else ""
+            doubled = " (doubled: the first upcard was a spade)" if showdown.multiplier > 1 else ""
             console.print(
                 f"[bold]{names.get(outcome, outcome)}:[/bold] {escape(who)} {verb} {points}{doubled}."
             )

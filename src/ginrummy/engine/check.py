@@ -276,12 +276,17 @@ _WANTED: tuple[tuple[str, str, Callable[[View], bool]], ...] = (
     (
         "discard after drawing from the stock",
         "classic",
-        lambda v: v.phase == "discard" and v.history[-1]["action"] == {"type": "draw", "source": "stock"},
+        lambda v: (
+            v.phase == "discard" and v.history[-1].to_json()["action"] == {"type": "draw", "source": "stock"}
+        ),
     ),
     (
         "discard after taking the upcard (that card may not be discarded)",
         "classic",
-        lambda v: v.phase == "discard" and v.history[-1]["action"] == {"type": "draw", "source": "discard"},
+        lambda v: (
+            v.phase == "discard"
+            and v.history[-1].to_json()["action"] == {"type": "draw", "source": "discard"}
+        ),
     ),
     (
         "discard with a knock allowed",

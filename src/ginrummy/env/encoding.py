@@ -291,7 +291,7 @@ class _SeatState:
             self.pile_mask |= 1 << card
 
     def update(self, view: View) -> None:
-        history = view.history
+        history = [entry.to_json() for entry in view.history]
         if view.hand_number != self.hand_number or self.read > len(history):
             self.start_hand(view)
         seats = len(self.discarded)
@@ -345,7 +345,7 @@ def _card_index(text: str) -> int:
 def _initial_pile(view: View) -> list[int]:
     """The discard pile before the first entry of the view's history (undoing the history)."""
     pile = [c.index for c in view.discard_pile]
-    for entry in reversed(view.history):
+    for entry in reversed([step.to_json() for step in view.history]):
         action = entry["action"]
         if action["type"] == "discard" and pile and pile[-1] == _card_index(action["card"]):
             pile.pop()

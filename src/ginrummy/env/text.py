@@ -51,7 +51,7 @@ def render_view(view: View, *, names: Sequence[str] | None = None, last: int = 4
     if view.opponent_known:
         lines.append(f"Known in the other hand: {view.opponent_known}")
     lines.append(f"{me}'s hand: {' '.join(str(c) for c in view.hand.sorted_by_rank())}")
-    recent = view.history[-last:] if last > 0 else ()
+    recent = [entry.to_json() for entry in view.history[-last:]] if last > 0 else []
     if recent:
         lines.append("Last: " + "; ".join(_entry_text(e, names) for e in recent))
     if view.phase == "over":
@@ -64,7 +64,7 @@ def render_view(view: View, *, names: Sequence[str] | None = None, last: int = 4
 
 
 def _showdown_lines(view: View, names: Sequence[str] | None) -> list[str]:
-    showdown = view.showdown or {}
+    showdown = view.showdown.to_json() if view.showdown is not None else {}
     outcome = showdown.get("outcome", "over")
     if outcome == "void":
         return ["Void hand: the stock ran down to two cards; nobody scores"]

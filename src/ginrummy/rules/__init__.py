@@ -17,7 +17,7 @@ from .actions import (
     parse_action,
 )
 from .cards import Card, CardError, CardSet, card_points, parse_card, parse_cards
-from .hand import Hand, HandResult, IllegalActionError, NotYourTurnError, Step, deal_order
+from .hand import Hand, HandResult, IllegalActionError, NotYourTurnError, PublicStep, Step, deal_order
 from .match import Match, MatchOverError, MatchResult, deal_seed, new_match, seed_commitment
 from .melds import (
     Arrangement,
@@ -32,7 +32,7 @@ from .record import HandRecord, MatchRecord, RecordError, dumps, loads
 from .render import render_hand, render_match
 from .showdown import Layoff, Showdown, ShowdownError, best_layoffs, score_showdown
 from .variants import PRESETS, Rules, RulesError
-from .views import View, ViewError, build_view
+from .views import HandEnd, View, ViewError, build_view
 
 __all__ = [
     "Action",
@@ -45,6 +45,7 @@ __all__ = [
     "Discard",
     "Draw",
     "Hand",
+    "HandEnd",
     "HandRecord",
     "HandResult",
     "IllegalActionError",
@@ -57,6 +58,7 @@ __all__ = [
     "NotYourTurnError",
     "PRESETS",
     "Pass",
+    "PublicStep",
     "RecordError",
     "Rules",
     "RulesError",

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import Any, Final, Literal, NamedTuple
 
 from .actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, Action, BigGin, Discard, Draw, Knock, Pass
-from .cards import CARDS, RANK_POINTS, Card, CardSet
+from .cards import CARDS, Card, CardSet, parse_card
 from .masks import knock_options, least_deadwood
 from .showdown import Showdown, score_showdown
 from .variants import Rules
 
-__all__ = ["Hand", "HandResult", "Step", "IllegalActionError", "NotYourTurnError", "Phase"]
+__all__ = ["Hand", "HandResult", "Step", "PublicStep", "IllegalActionError", "NotYourTurnError", "Phase"]
 
 Phase = Literal["offer", "draw", "discard", "over"]
 
@@ -34,6 +34,67 @@ class Step(NamedTuple):
     seat: int
     action: Action
     card: Card | None
+
+
+StepKind = Literal["pass", "draw", "discard", "knock", "big_gin"]
+
+
+class PublicStep(NamedTuple):
+    """One step of a hand as one seat saw it: who acted, the kind of move, where a draw came
+    from, and the card the seat saw (none for the opponent's stock draws)."""
+
+    seat: int
+    kind: StepKind
+    source: Literal["stock", "discard"] | None = None
+    card: Card | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The history entry of PROTOCOL.md: ``{"seat", "action", "card"?}``."""
+        kind = self.kind
+        if kind == "draw":
+            entry: dict[str, Any] = {"seat": self.seat, "action": {"type": "draw", "source": self.source}}
+            if self.card is not None:
+                entry["card"] = str(self.card)
+            return entry
+        action: dict[str, Any] = {"type": kind}
+        if self.card is not None:
+            action["card"] = str(self.card)
+        return {"seat": self.seat, "action": action}
+
+    @classmethod
+    def from_json(cls, data: Any) -> PublicStep:
+        """Parse a history entry; raise ValueError naming what is wrong."""
+        if not isinstance(data, dict) or not isinstance(data.get("action"), dict):
+            raise ValueError(f"a history entry must be an object with an action, got {data!r}")
+        seat = data.get("seat")
+        if seat not in (0, 1):
+            raise ValueError(f"a history entry's seat must be 0 or 1, got {seat!r}")
+        action = data["action"]
+        kind = action.get("type")
+        if kind == "draw":
+            source = action.get("source")
+            if source not in ("stock", "discard"):
+                raise ValueError(f"draw source must be 'stock' or 'discard', got {source!r}")
+            return cls(seat, "draw", source, _card_or_none(data.get("card")))
+        if kind == "discard" or kind == "knock":
+            card = _card_or_none(action.get("card"))
+            if card is None and kind == "discard":
+                raise ValueError("a discard in the history needs its card")
+            return cls(seat, kind, None, card)
+        if kind == "pass" or kind == "big_gin":
+            return cls(seat, kind)
+        raise ValueError(f"unknown history action {kind!r}")
+
+
+# Cards by their text as views write it, to read long histories quickly.
+_CARD_BY_TEXT: Final = {str(card): card for card in CARDS}
+
+
+def _card_or_none(text: Any) -> Card | None:
+    if text is None:
+        return None
+    card = _CARD_BY_TEXT.get(text)
+    return card if card is not None else parse_card(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +156,10 @@ class Hand:
         "initial_hands",
         "upcard",
         "knock_card",
+        "takes",
+        "retaken",
         "_knock_cache",
-        "public_history",
+        "seen",
     )
 
     def __init__(self, rules: Rules, seed: int, dealer: int) -> None:
@@ -125,15 +188,11 @@ class Hand:
         self.passes = 0
         self.knock_card: int | None = None
         self._knock_cache: dict[int, int] | None = None
-        # Each seat's history entries as its views show them, extended lazily by the views.
-        self.public_history: tuple[list[dict[str, object]], list[dict[str, object]]] = ([], [])
-        if rules.oklahoma:
-            rank = self.upcard % 13
-            self.knock_limit = 0 if rank == 0 else RANK_POINTS[rank]
-            self.multiplier = 2 if rules.spade_double and self.upcard // 13 == 3 else 1
-        else:
-            self.knock_limit = rules.knock_limit
-            self.multiplier = 1
+        # The hand's steps as each seat saw them (its views' history), written with each step.
+        self.seen: tuple[list[PublicStep], list[PublicStep]] = ([], [])
+        self.knock_limit, self.multiplier = rules.hand_terms(self.upcard)
+        self.takes = [0] * 52  # how often each card was taken from the discard pile
+        self.retaken = False  # a card taken this turn had reached the rules' retake limit
 
     # -- queries ---------------------------------------------------------------
 
@@ -252,7 +311,7 @@ class Hand:
         me = self.to_act
         phase = self.phase
         if phase == "offer" and isinstance(action, Pass):
-            self.steps.append(Step(me, action, None))
+            self._record(Step(me, action, None))
             self.passes += 1
             self.to_act = 1 - me
             if self.passes == 2:
@@ -263,25 +322,28 @@ class Hand:
             if action.source == "stock":
                 card = self.stock.pop()
                 self.taken = -1
+                self.retaken = False
             else:
                 card = self.discard_pile.pop()
                 self.taken = card
                 self.known[me] |= 1 << card
+                self.retaken = self.takes[card] >= self.rules.retake_limit
+                self.takes[card] += 1
             self.hands[me] |= 1 << card
             self.forced_stock = False
             self.phase = "discard"
             self._knock_cache = None
-            self.steps.append(Step(me, action, CARDS[card]))
+            self._record(Step(me, action, CARDS[card]))
             return
         if isinstance(action, Discard):
             card = action.card.index
             self.hands[me] &= ~(1 << card)
             self.known[me] &= ~(1 << card)
             self.discard_pile.append(card)
-            self.steps.append(Step(me, action, action.card))
+            self._record(Step(me, action, action.card))
             self.taken = -1
             self._knock_cache = None
-            if len(self.stock) <= 2:
+            if len(self.stock) <= 2 or self.retaken:
                 self.phase = "over"
                 self.result = HandResult("void", None, 0)
                 return
@@ -293,14 +355,34 @@ class Hand:
             self.hands[me] &= ~(1 << card)
             self.known[me] &= ~(1 << card)
             self.knock_card = card
-            self.steps.append(Step(me, action, action.card))
+            self._record(Step(me, action, action.card))
             self._finish(me)
             return
         if isinstance(action, BigGin):
-            self.steps.append(Step(me, action, None))
+            self._record(Step(me, action, None))
             self._finish(me)
             return
         raise IllegalActionError(f"unknown action {action!r}")  # pragma: no cover
+
+    def _record(self, step: Step) -> None:
+        """Append a step, and what each seat saw of it (the card of a stock draw only its drawer)."""
+        self.steps.append(step)
+        action = step.action
+        seat = step.seat
+        if isinstance(action, Draw):
+            shown = PublicStep(seat, "draw", action.source, step.card)
+            other = shown if action.source == "discard" else PublicStep(seat, "draw", "stock")
+        elif isinstance(action, Pass):
+            shown = other = PublicStep(seat, "pass")
+        elif isinstance(action, BigGin):
+            shown = other = PublicStep(seat, "big_gin")
+        elif isinstance(action, Discard):
+            shown = other = PublicStep(seat, "discard", None, action.card)
+        else:  # a knock: the hand ends at once, so its card is shown
+            assert isinstance(action, Knock)
+            shown = other = PublicStep(seat, "knock", None, action.card)
+        self.seen[seat].append(shown)
+        self.seen[1 - seat].append(other)
 
     def _finish(self, knocker: int) -> None:
         showdown = score_showdown(
@@ -328,7 +410,8 @@ class Hand:
         new.discard_pile = list(self.discard_pile)
         new.steps = list(self.steps)
         new.known = list(self.known)
-        new.public_history = (list(self.public_history[0]), list(self.public_history[1]))
+        new.takes = list(self.takes)
+        new.seen = (list(self.seen[0]), list(self.seen[1]))
         return new
 
     def cards_in_play(self) -> int:

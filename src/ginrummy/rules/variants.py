@@ -27,6 +27,7 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "game_bonus": (0, 1000),
     "box_bonus": (0, 100),
     "shutout_bonus": (0, 1000),
+    "retake_limit": (1, 100),
 }
 #: The name of rules that are no preset exactly.
 CUSTOM: Final = "custom"
@@ -64,6 +65,12 @@ class Rules:
     oklahoma: bool = False
     #: Oklahoma: a spade as first upcard doubles the hand's points.
     spade_double: bool = False
+    #: The end of an endless hand: the rules let two players keep taking each other's
+    #: discards, and then the stock never shrinks. A hand is void (no score, as when the stock
+    #: runs out) at the end of a turn in which a card was taken from the discard pile after it
+    #: had already been taken this many times in the hand. A player may still knock or go Gin
+    #: in that turn.
+    retake_limit: int = 3
 
     def __post_init__(self) -> None:
         for name, (low, high) in RANGES.items():
@@ -103,6 +110,24 @@ class Rules:
     def preset_names() -> tuple[str, ...]:
         """The names `Rules.preset` accepts."""
         return tuple(PRESETS)
+
+    def hand_terms(self, first_upcard: int) -> tuple[int, int]:
+        """(knock limit, points multiplier) of a hand whose first upcard has index
+        `first_upcard` (``suit * 13 + rank``).
+
+        Oklahoma (guide 003): the first upcard's points are the hand's knock limit, an ace
+        allows Gin only, and a spade doubles the hand when `spade_double` is on.
+
+        >>> Rules.preset("oklahoma").hand_terms(39 + 6)  # the seven of spades
+        (7, 2)
+        >>> Rules().hand_terms(0)
+        (10, 1)
+        """
+        if not self.oklahoma:
+            return self.knock_limit, 1
+        rank = first_upcard % 13
+        limit = 0 if rank == 0 else min(rank + 1, 10)
+        return limit, 2 if self.spade_double and first_upcard // 13 == 3 else 1
 
     @property
     def big_gin(self) -> bool:
@@ -157,7 +182,7 @@ class Rules:
         if key in PRESETS:
             base = PRESETS[key]
         else:
-            missing = {f.name for f in fields(cls)} - {"preset_name"} - set(data)
+            missing = {f.name for f in fields(cls)} - {"preset_name"} - _LATER_FIELDS - set(data)
             if missing:
                 raise RulesError(
                     f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)} "
@@ -187,6 +212,9 @@ def _shown(value: Any) -> str:
 
 
 _RULE_FIELDS = tuple(f for f in fields(Rules) if f.name != "preset_name")
+
+# Fields added after rules were first stored: rules saved without them take their defaults.
+_LATER_FIELDS: Final = frozenset({"retake_limit"})
 
 PRESETS: Final[dict[str, Rules]] = {
     # The online site (seed 001): alternate deals, no end-of-match bonus.

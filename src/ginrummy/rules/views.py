@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from .actions import Action, ActionError, Draw, Knock, action_from_json
+from .actions import Action, ActionError, action_from_json
 from .cards import CARDS, Card, CardError, CardSet, parse_card, parse_cards
-from .hand import Hand, Phase
+from .hand import Hand, Phase, PublicStep
+from .showdown import Layoff
 from .variants import Rules, RulesError
 
-__all__ = ["View", "ViewError", "build_view"]
+__all__ = ["HandEnd", "PublicStep", "View", "ViewError", "build_view"]
+
+T = TypeVar("T")
 
 
 class ViewError(ValueError):
@@ -33,9 +36,9 @@ class View:
     discard_pile: tuple[Card, ...]
     stock_count: int
     opponent_known: CardSet
-    history: tuple[dict[str, Any], ...]
+    history: tuple[PublicStep, ...]
     legal: tuple[Action, ...]
-    showdown: dict[str, Any] | None = field(default=None)
+    showdown: HandEnd | None = field(default=None)
 
     @property
     def upcard(self) -> Card | None:
@@ -62,9 +65,9 @@ class View:
             "discard_pile": [str(c) for c in self.discard_pile],
             "stock_count": self.stock_count,
             "opponent_known": self.opponent_known.to_json(),
-            "history": [dict(h) for h in self.history],
+            "history": [h.to_json() for h in self.history],
             "legal": [a.to_json() for a in self.legal],
-            "showdown": self.showdown,
+            "showdown": None if self.showdown is None else self.showdown.to_json(),
         }
 
     def dumps(self) -> str:
@@ -91,6 +94,7 @@ class View:
             history = data["history"]
             if not isinstance(history, list) or not all(isinstance(h, dict) for h in history):
                 raise ViewError("history must be a list of objects")
+            showdown = data.get("showdown")
             return cls(
                 seat=int(data["seat"]),
                 dealer=int(data["dealer"]),
@@ -103,92 +107,140 @@ class View:
                 discard_pile=tuple(parse_card(c) for c in data["discard_pile"]),
                 stock_count=int(data["stock_count"]),
                 opponent_known=parse_cards(data["opponent_known"]),
-                history=tuple(dict(h) for h in history),
+                history=tuple(PublicStep.from_json(h) for h in history),
                 legal=tuple(action_from_json(a) for a in data["legal"]),
-                showdown=data.get("showdown"),
+                showdown=None if showdown is None else HandEnd.from_json(showdown),
             )
         except KeyError as exc:
             raise ViewError(f"view is missing the field {exc.args[0]!r}") from None
-        except (TypeError, CardError, ActionError, RulesError) as exc:
+        except (TypeError, ValueError, CardError, ActionError, RulesError) as exc:
+            if isinstance(exc, ViewError):
+                raise
             raise ViewError(f"bad view: {exc}") from None
 
 
-def public_step(hand: Hand, index: int, seat: int) -> dict[str, Any]:
-    """History entry `index` of `hand` as `seat` may see it."""
-    step = hand.steps[index]
-    action = step.action
-    entry: dict[str, Any] = {"seat": step.seat}
-    if isinstance(action, Knock) and step.seat != seat and hand.phase != "over":
-        entry["action"] = {"type": "knock"}  # discarded face down
-    else:
-        entry["action"] = action.to_json()
-    if (
-        isinstance(action, Draw)
-        and step.card is not None
-        and (action.source == "discard" or step.seat == seat)
-    ):
-        entry["card"] = str(step.card)
-    return entry
+@dataclass(frozen=True, slots=True)
+class HandEnd:
+    """How a hand ended, as both seats see it once it is over (PROTOCOL.md `showdown`).
 
-
-def _history(hand: Hand, seat: int) -> tuple[dict[str, Any], ...]:
-    """The seat's history entries, reusing those already built for earlier views.
-
-    Only a knock can change how an entry looks later (its card is shown once the
-    hand is over), and a knock is always the last step, so it is never cached.
+    A void hand has only the first five fields. After a knock, Gin or Big Gin both hands are
+    face up: pairs are indexed by seat (``hands[0]`` is seat 0's cards).
     """
-    cache = hand.public_history[seat]
-    steps = hand.steps
-    n = len(steps)
-    if n and isinstance(steps[-1].action, Knock):
-        n -= 1
-    while len(cache) < n:
-        cache.append(public_step(hand, len(cache), seat))
-    if n < len(steps):
-        return (*cache, public_step(hand, n, seat))
-    return tuple(cache)
+
+    outcome: str  # "void", "knock", "gin", "big_gin", "undercut", "tie"
+    scorer: int | None
+    points: int
+    knocker: int | None
+    scores: tuple[int, int]
+    knock_card: Card | None = None
+    hands: tuple[CardSet, CardSet] | None = None
+    melds: tuple[tuple[CardSet, ...], tuple[CardSet, ...]] | None = None
+    deadwood_cards: tuple[CardSet, CardSet] | None = None
+    deadwood: tuple[int, int] | None = None
+    layoffs: tuple[Layoff, ...] = ()
+    knock_limit: int | None = None
+    multiplier: int = 1
+    #: The bonus inside `points` before the multiplier: Gin, Big Gin or undercut.
+    bonus: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The `showdown` object of PROTOCOL.md."""
+        data: dict[str, Any] = {
+            "outcome": self.outcome,
+            "scorer": self.scorer,
+            "points": self.points,
+            "knocker": self.knocker,
+            "scores": list(self.scores),
+        }
+        if self.hands is None:
+            return data
+        assert self.melds is not None and self.deadwood_cards is not None and self.deadwood is not None
+        data.update(
+            {
+                "knock_card": None if self.knock_card is None else str(self.knock_card),
+                "hands": [self.hands[0].to_json(), self.hands[1].to_json()],
+                "melds": [[m.to_json() for m in self.melds[0]], [m.to_json() for m in self.melds[1]]],
+                "deadwood_cards": [self.deadwood_cards[0].to_json(), self.deadwood_cards[1].to_json()],
+                "deadwood": list(self.deadwood),
+                "layoffs": [layoff.to_json() for layoff in self.layoffs],
+                "knock_limit": self.knock_limit,
+                "multiplier": self.multiplier,
+                "bonus": self.bonus,
+            }
+        )
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> HandEnd:
+        """Parse a `showdown` object; raise `ViewError` naming what is wrong."""
+        if not isinstance(data, dict):
+            raise ViewError(f"showdown must be an object, got {type(data).__name__}")
+        try:
+            scores = data["scores"]
+            base: dict[str, Any] = {
+                "outcome": str(data["outcome"]),
+                "scorer": None if data["scorer"] is None else int(data["scorer"]),
+                "points": int(data["points"]),
+                "knocker": None if data["knocker"] is None else int(data["knocker"]),
+                "scores": (int(scores[0]), int(scores[1])),
+            }
+            if "hands" not in data:
+                return cls(**base)
+            hands, melds, dead, deadwood = (
+                data["hands"],
+                data["melds"],
+                data["deadwood_cards"],
+                data["deadwood"],
+            )
+            return cls(
+                **base,
+                knock_card=None if data.get("knock_card") is None else parse_card(data["knock_card"]),
+                hands=(parse_cards(hands[0]), parse_cards(hands[1])),
+                melds=(
+                    tuple(parse_cards(m) for m in melds[0]),
+                    tuple(parse_cards(m) for m in melds[1]),
+                ),
+                deadwood_cards=(parse_cards(dead[0]), parse_cards(dead[1])),
+                deadwood=(int(deadwood[0]), int(deadwood[1])),
+                layoffs=tuple(Layoff(parse_card(x["card"]), int(x["meld"])) for x in data.get("layoffs", [])),
+                knock_limit=None if data.get("knock_limit") is None else int(data["knock_limit"]),
+                multiplier=int(data.get("multiplier", 1)),
+                bonus=int(data.get("bonus", 0)),
+            )
+        except (KeyError, IndexError) as exc:
+            raise ViewError(f"showdown is missing {exc.args[0]!r}") from None
 
 
-def showdown_json(hand: Hand, scores_after: tuple[int, int]) -> dict[str, Any] | None:
-    """The showdown block of a finished hand (both hands face up; none for a void hand)."""
+def _by_seat(knocker: int, of_knocker: T, of_defender: T) -> tuple[T, T]:
+    return (of_knocker, of_defender) if knocker == 0 else (of_defender, of_knocker)
+
+
+def hand_end(hand: Hand, scores_after: tuple[int, int]) -> HandEnd | None:
+    """How a finished hand ended (both hands face up; none while it is being played)."""
     result = hand.result
     if result is None:
         return None
-    data: dict[str, Any] = {
-        "outcome": result.outcome,
-        "scorer": result.scorer,
-        "points": result.points,
-        "knocker": result.knocker,
-        "scores": list(scores_after),
-    }
+    base = HandEnd(result.outcome, result.scorer, result.points, result.knocker, scores_after)
     if result.showdown is None or result.knocker is None:
-        return data
+        return base
     sd = result.showdown
     knocker = result.knocker
-    defender = 1 - knocker
-    melds: list[list[list[str]]] = [[], []]
-    deadwood_cards: list[list[str]] = [[], []]
-    deadwood = [0, 0]
-    melds[knocker] = [m.to_json() for m in sd.knocker_melds]
-    melds[defender] = [m.to_json() for m in sd.defender_melds]
-    deadwood_cards[knocker] = sd.knocker_deadwood_cards.to_json()
-    deadwood_cards[defender] = sd.defender_deadwood_cards.to_json()
-    deadwood[knocker] = sd.knocker_deadwood
-    deadwood[defender] = sd.defender_deadwood
-    data.update(
-        {
-            "knock_card": str(CARDS[hand.knock_card]) if hand.knock_card is not None else None,
-            "hands": [CardSet.from_mask(hand.hands[0]).to_json(), CardSet.from_mask(hand.hands[1]).to_json()],
-            "melds": melds,
-            "deadwood_cards": deadwood_cards,
-            "deadwood": deadwood,
-            "layoffs": [layoff.to_json() for layoff in sd.layoffs],
-            "knock_limit": sd.knock_limit,
-            "multiplier": sd.multiplier,
-            "bonus": sd.bonus,
-        }
+    return HandEnd(
+        result.outcome,
+        result.scorer,
+        result.points,
+        knocker,
+        scores_after,
+        knock_card=CARDS[hand.knock_card] if hand.knock_card is not None else None,
+        hands=(CardSet.from_mask(hand.hands[0]), CardSet.from_mask(hand.hands[1])),
+        melds=_by_seat(knocker, sd.knocker_melds, sd.defender_melds),
+        deadwood_cards=_by_seat(knocker, sd.knocker_deadwood_cards, sd.defender_deadwood_cards),
+        deadwood=_by_seat(knocker, sd.knocker_deadwood, sd.defender_deadwood),
+        layoffs=sd.layoffs,
+        knock_limit=sd.knock_limit,
+        multiplier=sd.multiplier,
+        bonus=sd.bonus,
     )
-    return data
 
 
 def build_view(
@@ -214,7 +266,7 @@ def build_view(
         discard_pile=tuple(CARDS[i] for i in hand.discard_pile),
         stock_count=len(hand.stock),
         opponent_known=CardSet.from_mask(hand.known[1 - seat]),
-        history=_history(hand, seat),
+        history=tuple(hand.seen[seat]),
         legal=tuple(hand.legal_actions()) if not over and hand.to_act == seat else (),
-        showdown=showdown_json(hand, scores) if over else None,
+        showdown=hand_end(hand, scores) if over else None,
     )

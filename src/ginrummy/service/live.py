@@ -23,6 +23,7 @@ from ..rules import (
     IllegalActionError,
     Match,
     NotYourTurnError,
+    PublicStep,
     action_from_json,
     seed_commitment,
 )
@@ -342,7 +343,7 @@ class LiveMatch:
                 "opponent_known": v.opponent_known.to_json(),
                 "history": v.history,
                 "legal": [a.to_json() for a in v.legal],
-                "showdown": v.showdown,
+                "showdown": None if v.showdown is None else v.showdown.to_json(),
             }
         if hand.phase == "over":
             view["showdown"] = _reveal_seed(view["showdown"], hand.seed, match_over=match.is_over)
@@ -410,14 +411,14 @@ class LiveMatch:
         While a hand is being played an entry never changes for a given seat (a face-down knock
         is revealed only once the hand is over, and then the text is rebuilt in full).
         """
-        entries: tuple[dict[str, Any], ...] = view.pop("history")
+        entries: tuple[PublicStep, ...] = view.pop("history")
         if view["phase"] == "over":
-            return _dumps(entries)
+            return _dumps([entry.to_json() for entry in entries])
         number, count, text = self._history_cache[seat]
         if number != view["hand_number"] or count > len(entries):
             number, count, text = view["hand_number"], 0, ""
         if count < len(entries):
-            new = ",".join(_dumps(entry) for entry in entries[count:])
+            new = ",".join(_dumps(entry.to_json()) for entry in entries[count:])
             text = f"{text},{new}" if text else new
             count = len(entries)
         self._history_cache[seat] = (number, count, text)

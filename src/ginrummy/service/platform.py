@@ -16,6 +16,7 @@ from ..rules import (
     PRESETS,
     Card,
     CardSet,
+    HandEnd,
     IllegalActionError,
     Match,
     Rules,
@@ -697,7 +698,7 @@ class GameService:
                         }
                         for step in hand.steps
                     ],
-                    "showdown": match.hand_view(0, number).showdown,
+                    "showdown": _showdown_json(match.hand_view(0, number).showdown),
                     "scores_after": list(match.scores_after[number - 1])
                     if number <= len(match.scores_after)
                     else None,
@@ -789,3 +790,7 @@ class GameService:
         if account is None:
             raise NotFound(f"no player named {name!r}")
         return await self.profile(account.guest_id, game)
+
+
+def _showdown_json(showdown: HandEnd | None) -> dict[str, Any] | None:
+    return None if showdown is None else showdown.to_json()

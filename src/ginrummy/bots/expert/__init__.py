@@ -2,13 +2,15 @@
 
 `player` holds the decisions, `steady` the game it opens with, `infer` the opponent hands it
 samples, `rollout` the fast hand simulator and `match_odds` the chance of winning a match
-from a score.
+from a score; `appraise(view, action)` gives the expert's choice and the estimated cost of
+another action (for replay analysis).
 """
 
 from ..base import register_player
+from .appraise import Appraisal, appraise
 from .player import ExpertDecision, ExpertPlayer, Turn
 from .steady import SteadyPlayer
 
-__all__ = ["ExpertDecision", "ExpertPlayer", "SteadyPlayer", "Turn"]
+__all__ = ["Appraisal", "ExpertDecision", "ExpertPlayer", "SteadyPlayer", "Turn", "appraise"]
 
 register_player("expert", ExpertPlayer)

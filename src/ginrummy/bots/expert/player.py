@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass
 from typing import Final
 
-from ...rules import Action, BigGin, Discard, Draw, Knock, Pass, View, parse_cards
+from ...rules import Action, BigGin, Discard, Draw, Knock, Pass, View
 from ...rules.cards import CARD_POINTS, CARDS
 from ...rules.masks import bits, knock_options, least_deadwood, showdown_points
 from ..knowledge import Knowledge, card_probs, card_weights, expected_after_draw, meld_danger, track
@@ -171,24 +171,20 @@ class ExpertPlayer:
         its unseen hand must be above the limit.
         """
         sd = view.showdown
-        if not sd or sd.get("knocker") is None or "hands" not in sd:
+        if sd is None or sd.knocker is None or sd.hands is None or sd.deadwood is None:
             return
         opp = 1 - view.seat
-        if sd["knocker"] == opp:
+        if sd.knocker == opp:
             self._asap_seen += 1
-            draws = sum(1 for e in view.history if e["seat"] == opp and e["action"]["type"] == "draw")
-            deadwood = sd.get("deadwood") or [0, 0]
-            if deadwood[opp] > 0 and (
+            draws = sum(1 for e in view.history if e.seat == opp and e.kind == "draw")
+            deadwood = sd.deadwood[opp]
+            if deadwood > 0 and (
                 draws > self.LATE_KNOCK_DRAWS
-                or (draws > self.SMALL_KNOCK_DRAWS and deadwood[opp] < self.SMALL_KNOCK)
+                or (draws > self.SMALL_KNOCK_DRAWS and deadwood < self.SMALL_KNOCK)
             ):
                 self._late_knocks += 1
             return
-        try:
-            held = parse_cards(sd["hands"][opp]).mask
-        except (ValueError, IndexError, TypeError):
-            return
-        if least_deadwood(held) <= view.knock_limit:
+        if least_deadwood(sd.hands[opp].mask) <= view.knock_limit:
             self._asap_missed += 1
         else:
             self._asap_seen += 1
