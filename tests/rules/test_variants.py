@@ -437,7 +437,7 @@ def test_every_field_is_covered_here() -> None:
         ({"first_dealer": "oldest"}, "first_dealer must be 'random' or 'cut', got 'oldest'"),
         ({"next_dealer": "dealer"}, "next_dealer must be 'alternate', 'loser' or 'winner'"),
         ({"oklahoma": "yes"}, "oklahoma must be true or false"),
-        ({"retake_limit": 0}, "retake_limit must be from 1 to 100"),
+        ({"retake_limit": 0}, "retake_limit must be a whole number from 1 to 100, got 0"),
         ({"retake_limit": 2.5}, "retake_limit"),
         ({"colour": "red"}, "unknown rules field"),
     ],

@@ -37,37 +37,94 @@ class Step(NamedTuple):
 
 
 StepKind = Literal["pass", "draw", "discard", "knock", "big_gin"]
+StepSource = Literal["stock", "discard"]
 
 
-class PublicStep(NamedTuple):
+class PublicStep:
     """One step of a hand as one seat saw it: who acted, the kind of move, where a draw came
-    from, and the card the seat saw (none for the opponent's stock draws)."""
+    from, and the card the seat saw (none for the opponent's stock draws).
+
+    Steps are interned like cards (there are a few hundred), so building a view, writing
+    its history as JSON and reading it back cost no more than copying a list:
+    ``PublicStep(0, "discard", None, Card.parse("KH")) is PublicStep.from_json(...)``.
+
+    >>> from ginrummy.rules import Card
+    >>> step = PublicStep(1, "draw", "discard", Card.parse("7S"))
+    >>> step.to_json()
+    {'seat': 1, 'action': {'type': 'draw', 'source': 'discard'}, 'card': '7S'}
+    >>> PublicStep.from_json(step.to_json()) is step
+    True
+    """
+
+    __slots__ = ("seat", "kind", "source", "card", "_json")
 
     seat: int
     kind: StepKind
-    source: Literal["stock", "discard"] | None = None
-    card: Card | None = None
+    source: StepSource | None
+    card: Card | None
+    _json: dict[str, Any]
+
+    def __new__(
+        cls, seat: int, kind: StepKind, source: StepSource | None = None, card: Card | None = None
+    ) -> PublicStep:
+        step = _STEPS.get((seat, kind, source, card))
+        if step is None:
+            raise ValueError(
+                f"no such history step: seat {seat!r}, {kind!r}, source {source!r}, card {card!r}"
+            )
+        return step
+
+    @classmethod
+    def _make(cls, seat: int, kind: StepKind, source: StepSource | None, card: Card | None) -> PublicStep:
+        self = object.__new__(cls)
+        for name, value in (("seat", seat), ("kind", kind), ("source", source), ("card", card)):
+            object.__setattr__(self, name, value)
+        if kind == "draw":
+            entry: dict[str, Any] = {"seat": seat, "action": {"type": "draw", "source": source}}
+            if card is not None:
+                entry["card"] = str(card)
+        else:
+            action: dict[str, Any] = {"type": kind}
+            if card is not None:
+                action["card"] = str(card)
+            entry = {"seat": seat, "action": action}
+        object.__setattr__(self, "_json", entry)
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("PublicStep is immutable")
+
+    def __reduce__(self) -> tuple[type[PublicStep], tuple[int, str, str | None, Card | None]]:
+        return (PublicStep, (self.seat, self.kind, self.source, self.card))
+
+    def __repr__(self) -> str:
+        return f"PublicStep({self.seat!r}, {self.kind!r}, {self.source!r}, {self.card!r})"
 
     def to_json(self) -> dict[str, Any]:
-        """The history entry of PROTOCOL.md: ``{"seat", "action", "card"?}``."""
-        kind = self.kind
-        if kind == "draw":
-            entry: dict[str, Any] = {"seat": self.seat, "action": {"type": "draw", "source": self.source}}
-            if self.card is not None:
-                entry["card"] = str(self.card)
-            return entry
-        action: dict[str, Any] = {"type": kind}
-        if self.card is not None:
-            action["card"] = str(self.card)
-        return {"seat": self.seat, "action": action}
+        """The history entry of PROTOCOL.md: ``{"seat", "action", "card"?}`` (a new object;
+        its `action` object is shared by every copy of this step: read it, do not change it)."""
+        return self._json.copy()
 
     @classmethod
     def from_json(cls, data: Any) -> PublicStep:
         """Parse a history entry; raise ValueError naming what is wrong."""
+        try:
+            action = data["action"]
+            key = (data["seat"], action["type"], action.get("source"), action.get("card"), data.get("card"))
+            step = _BY_JSON.get(key)
+        except (TypeError, KeyError, AttributeError):
+            step = None
+        if step is not None and type(key[0]) is int:
+            return step
+        return cls._parse(data)
+
+    @classmethod
+    def _parse(cls, data: Any) -> PublicStep:
+        """`from_json` for entries not written by the rules engine: says what is wrong."""
         if not isinstance(data, dict) or not isinstance(data.get("action"), dict):
             raise ValueError(f"a history entry must be an object with an action, got {data!r}")
         seat = data.get("seat")
-        if seat not in (0, 1):
+        if type(seat) is not int or seat not in (0, 1):
             raise ValueError(f"a history entry's seat must be 0 or 1, got {seat!r}")
         action = data["action"]
         kind = action.get("type")
@@ -75,7 +132,10 @@ class PublicStep(NamedTuple):
             source = action.get("source")
             if source not in ("stock", "discard"):
                 raise ValueError(f"draw source must be 'stock' or 'discard', got {source!r}")
-            return cls(seat, "draw", source, _card_or_none(data.get("card")))
+            card = _card_or_none(data.get("card"))
+            if card is None and source == "discard":
+                raise ValueError("a draw from the discard pile in the history needs its card")
+            return cls(seat, "draw", source, card)
         if kind == "discard" or kind == "knock":
             card = _card_or_none(action.get("card"))
             if card is None and kind == "discard":
@@ -86,15 +146,37 @@ class PublicStep(NamedTuple):
         raise ValueError(f"unknown history action {kind!r}")
 
 
-# Cards by their text as views write it, to read long histories quickly.
-_CARD_BY_TEXT: Final = {str(card): card for card in CARDS}
+def _intern_steps() -> dict[tuple[int, str, str | None, Card | None], PublicStep]:
+    steps: dict[tuple[int, str, str | None, Card | None], PublicStep] = {}
+    for seat in (0, 1):
+        shapes: list[tuple[StepKind, StepSource | None, Card | None]] = [
+            ("pass", None, None),
+            ("big_gin", None, None),
+            ("draw", "stock", None),
+            ("knock", None, None),
+        ]
+        for card in CARDS:
+            shapes += [
+                ("draw", "stock", card),
+                ("draw", "discard", card),
+                ("discard", None, card),
+                ("knock", None, card),
+            ]
+        for kind, source, card in shapes:
+            steps[(seat, kind, source, card)] = PublicStep._make(seat, kind, source, card)
+    return steps
+
+
+_STEPS: Final = _intern_steps()
+# Each step by the fields of its JSON: (seat, type, source, the action's card, the entry's card).
+_BY_JSON: Final = {
+    (step.seat, step.kind, step.source, step._json["action"].get("card"), step._json.get("card")): step
+    for step in _STEPS.values()
+}
 
 
 def _card_or_none(text: Any) -> Card | None:
-    if text is None:
-        return None
-    card = _CARD_BY_TEXT.get(text)
-    return card if card is not None else parse_card(text)
+    return None if text is None else parse_card(text)
 
 
 @dataclass(frozen=True, slots=True)
