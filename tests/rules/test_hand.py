@@ -4,6 +4,7 @@ Big Gin, void hands, errors that leave the state untouched, and views/actions as
 from __future__ import annotations
 
 import json
+import pickle
 from typing import Any
 
 import pytest
@@ -479,6 +480,55 @@ def test_bad_view_fields_are_named() -> None:
     ]:
         with pytest.raises(ViewError, match=message):
             View.from_json({**data, key: value})
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({"seat": True, "action": {"type": "pass"}}, "seat must be 0 or 1, got True"),
+        ({"seat": 1.0, "action": {"type": "pass"}}, "seat must be 0 or 1, got 1.0"),
+        ({"seat": 2, "action": {"type": "pass"}}, "seat must be 0 or 1, got 2"),
+        ({"seat": 0, "action": {"type": "draw", "source": "discard"}}, "needs its card"),
+        ({"seat": 0, "action": {"type": "draw", "source": "deck"}}, "source must be"),
+        ({"seat": 0, "action": {"type": "discard"}}, "discard in the history needs its card"),
+        ({"seat": 0, "action": {"type": "discard", "card": "ZZ"}}, "'ZZ'"),
+        ({"seat": 0, "action": {"type": "fold"}}, "unknown history action 'fold'"),
+        ({"seat": 0, "action": {"type": ["draw"]}}, "unknown history action"),
+        ({"seat": 0, "action": "pass"}, "must be an object with an action"),
+    ],
+)
+def test_bad_history_entries_are_named(entry: Any, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        PublicStep.from_json(entry)
+    view = rig_match(None, rig_hand(non_dealer=READY, dealer_cards=OTHER, upcard="KH")).view(0)
+    with pytest.raises(ViewError, match=message):
+        View.from_json({**view.to_json(), "history": [entry]})
+
+
+def test_history_steps_are_shared_values() -> None:
+    """Every step the rules engine writes reads back as the very same value; no entry is shared."""
+    kh = c("KH")
+    steps = [
+        PublicStep(0, "pass"),
+        PublicStep(1, "big_gin"),
+        PublicStep(0, "draw", "stock"),
+        PublicStep(1, "draw", "stock", kh),
+        PublicStep(0, "draw", "discard", kh),
+        PublicStep(1, "discard", None, kh),
+        PublicStep(0, "knock", None, kh),
+        PublicStep(1, "knock"),
+    ]
+    for step in steps:
+        data = step.to_json()
+        assert PublicStep.from_json(data) is step
+        assert PublicStep.from_json(json.loads(json.dumps(data))) is step
+        assert pickle.loads(pickle.dumps(step)) is step
+        data["seat"] = 9
+        assert step.to_json()["seat"] == step.seat
+    with pytest.raises(ValueError, match="no such history step"):
+        PublicStep(0, "discard")
+    with pytest.raises(AttributeError):
+        steps[0].seat = 1  # type: ignore[misc]
 
 
 def test_every_action_round_trips_through_json() -> None:

@@ -155,12 +155,12 @@ def _intern_steps() -> dict[tuple[int, str, str | None, Card | None], PublicStep
             ("draw", "stock", None),
             ("knock", None, None),
         ]
-        for card in CARDS:
+        for face in CARDS:
             shapes += [
-                ("draw", "stock", card),
-                ("draw", "discard", card),
-                ("discard", None, card),
-                ("knock", None, card),
+                ("draw", "stock", face),
+                ("draw", "discard", face),
+                ("discard", None, face),
+                ("knock", None, face),
             ]
         for kind, source, card in shapes:
             steps[(seat, kind, source, card)] = PublicStep._make(seat, kind, source, card)
