@@ -8,8 +8,10 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
+
 from ginrummy import View, action_from_json, new_match
-from ginrummy.bots import RandomPlayer
+from ginrummy.bots import RandomPlayer, make_player
 from ginrummy.engine.engine_side import serve
 from ginrummy.rules import Action
 
@@ -22,7 +24,8 @@ def _act_line(message_id: int, view: View) -> str:
 
 def _converse(lines: list[str], player: Any = None) -> tuple[int, list[dict[str, Any]]]:
     out = io.StringIO()
-    code = serve(player or RandomPlayer(seed=1), io.StringIO("".join(line + "\n" for line in lines)), out)
+    player = player or RandomPlayer(seed=1)
+    code = serve(lambda: player, io.StringIO("".join(line + "\n" for line in lines)), out)
     return code, [json.loads(line) for line in out.getvalue().splitlines()]
 
 
@@ -90,6 +93,107 @@ def test_a_failing_player_gets_an_error_reply_not_a_dead_engine() -> None:
 def _run_engine(stdin: str) -> subprocess.CompletedProcess[str]:
     # The timeout only stops a broken test from hanging the suite; it is not a speed check.
     return subprocess.run(ENGINE, input=stdin, capture_output=True, text=True, timeout=60, check=False)
+
+
+class Counting:
+    """A player that remembers how many views it saw, numbered as it was made."""
+
+    made = 0
+
+    def __init__(self) -> None:
+        Counting.made += 1
+        self.number = Counting.made
+        self.name = "counting"
+        self.seen = 0
+
+    def act(self, view: View) -> Action:
+        self.seen += 1
+        return view.legal[0]
+
+    def observe(self, view: View) -> None:
+        self.seen += 1
+
+
+def _finished_match(seed: int) -> tuple[View, View]:
+    """The first view of a match played to its end by two baseline players, and its last result."""
+    match = new_match(seed=seed)
+    first = match.view(match.to_act)
+    baseline = make_player("baseline", seed=seed)
+    while not match.is_over:
+        match.apply(baseline.act(match.view(match.to_act)))
+    return first, match.hand_view(0, len(match.hands))
+
+
+def _message(kind: str, view: View, opponent: str | None) -> str:
+    data: dict[str, Any] = {"type": kind, "view": view.to_json()}
+    if kind == "act":
+        data["id"] = 1
+    if opponent is not None:
+        data["opponent"] = opponent
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "fresh"),
+    [
+        (None, None, True),
+        ("alice", "bob", True),
+        ("alice", None, True),
+        (None, "alice", True),
+        ("alice", "alice", False),
+    ],
+)
+def test_a_player_forgets_its_opponent_after_a_match_unless_the_host_names_the_same(
+    first: str | None, second: str | None, fresh: bool
+) -> None:
+    start, end = _finished_match(seed=5)
+    players: list[Counting] = []
+
+    def new_player() -> Counting:
+        players.append(Counting())
+        return players[-1]
+
+    lines = [
+        _message("act", start, first),
+        _message("result", end, first),
+        _message("act", start, second),  # hand 1 of the next match
+        _message("act", start, second),
+    ]
+    out = io.StringIO()
+    assert serve(new_player, io.StringIO("".join(line + "\n" for line in lines)), out) == 0
+    assert [json.loads(line)["type"] for line in out.getvalue().splitlines()] == ["action"] * 3
+    if fresh:
+        assert [p.seen for p in players] == [2, 2]
+    else:
+        assert [p.seen for p in players] == [4]
+
+
+def test_a_hand_number_going_back_starts_a_new_match() -> None:
+    """A host that sends no results still starts each match with a fresh player."""
+    match = new_match(seed=6)
+    first = match.view(match.to_act)
+    baseline = make_player("baseline", seed=6)
+    while len(match.hands) < 2:
+        match.apply(baseline.act(match.view(match.to_act)))
+    second_hand = match.view(match.to_act)
+    players: list[Counting] = []
+
+    def new_player() -> Counting:
+        players.append(Counting())
+        return players[-1]
+
+    lines = [_message("act", first, "x"), _message("act", second_hand, "x"), _message("act", first, None)]
+    serve(new_player, io.StringIO("".join(line + "\n" for line in lines)), io.StringIO())
+    assert [p.seen for p in players] == [2, 1]
+
+
+@pytest.mark.parametrize("bad", [5, "", "x" * 201, ["alice"]])
+def test_a_bad_opponent_field_is_refused(bad: object) -> None:
+    match = new_match(seed=4)
+    view = match.view(match.to_act)
+    _, replies = _converse([json.dumps({"type": "act", "id": 3, "view": view.to_json(), "opponent": bad})])
+    assert replies[0]["type"] == "error"
+    assert "'opponent' must be text of 1 to 200 characters" in replies[0]["message"]
 
 
 def test_real_engine_subprocess_full_conversation() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 import sys
 
@@ -20,7 +21,7 @@ def engine(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log each step to stderr."),
 ) -> None:
     """Serve a computer player over stdin/stdout, one JSON message per line (PROTOCOL.md)."""
-    from ..bots import make_player
+    from ..bots import Player, make_player
     from ..engine.engine_side import serve
 
     # Logs go to stderr only: stdout carries protocol messages and nothing else.
@@ -30,15 +31,22 @@ def engine(
         format="%(asctime)s engine %(levelname)s %(message)s",
     )
     try:
-        player = make_player(bot, seed=seed, time_budget=time_budget)
+        make_player(bot, seed=seed, time_budget=time_budget)
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    matches = itertools.count()
+
+    def new_player() -> Player:
+        # A player for each match (docs/protocol.md); with --seed, match k plays from seed+k.
+        k = next(matches)
+        return make_player(bot, seed=None if seed is None else seed + k, time_budget=time_budget)
+
     protocol_out = sys.stdout
     # A stray print() in a player would corrupt the protocol stream; send it to stderr instead.
     sys.stdout = sys.stderr
     try:
-        code = serve(player, sys.stdin, protocol_out)
+        code = serve(new_player, sys.stdin, protocol_out)
     finally:
         sys.stdout = protocol_out
     raise typer.Exit(code)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..bots import Player
+from ..rules import View
 from .protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -29,9 +30,12 @@ __all__ = ["serve"]
 log = logging.getLogger("ginrummy.engine")
 
 
-def serve(player: Player, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def serve(new_player: Callable[[], Player], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Answer host messages from `stdin` on `stdout` until `quit` or end of input; return 0.
 
+    Each match is played by a player fresh from `new_player()`, so what a player learnt of
+    its opponent lasts one match, unless the host names the same opponent (the `opponent`
+    field of `act` and `result`, docs/protocol.md) in two matches running.
     A line that cannot be read, or a request the player cannot answer, gets an
     `error` reply and the loop goes on: one bad message must not end a match.
     Only protocol messages go to `stdout`; logs go to the `ginrummy.engine` logger.
@@ -43,16 +47,47 @@ def serve(player: Player, stdin: TextIO | None = None, stdout: TextIO | None = N
         stdout.write(encode(message))
         stdout.flush()  # the host waits for each line; never leave one in a buffer
 
-    log.info("engine %s ready (protocol %d)", player.name, PROTOCOL_VERSION)
+    matches = _Matches(new_player)
+    log.info("engine %s ready (protocol %d)", matches.player.name, PROTOCOL_VERSION)
     try:
-        return _loop(player, stdin, send)
+        return _loop(matches, stdin, send)
     except (BrokenPipeError, ConnectionResetError):
         # The host went away without `quit`: nobody is left to answer, so end quietly.
         log.info("the host closed the connection; exiting")
         return 0
 
 
-def _loop(player: Player, stdin: TextIO, send: Callable[[Message], None]) -> int:
+class _Matches:
+    """Which player plays the match a view belongs to: a new one for each match, unless the
+    host names the same opponent as in the match before."""
+
+    def __init__(self, new_player: Callable[[], Player]) -> None:
+        self._new_player = new_player
+        self.player = new_player()
+        self._played = False  # whether `player` has seen a view yet
+        self._opponent: str | None = None
+        self._hand_number = 0
+        self._over = False  # the last result ended the match
+
+    def player_for(self, view: View, opponent: str | None) -> Player:
+        """The player of the match `view` belongs to (a new match after a match-ending result
+        or when the hand number goes back)."""
+        if not self._played or self._over or view.hand_number < self._hand_number:
+            if self._played and (opponent is None or opponent != self._opponent):
+                log.info("a new match against %s: a fresh player", opponent or "an unnamed opponent")
+                self.player = self._new_player()
+            self._opponent = opponent
+            self._over = False
+        self._played = True
+        self._hand_number = view.hand_number
+        return self.player
+
+    def ended(self, view: View) -> None:
+        """A hand is over: note whether it ended the match."""
+        self._over = max(view.scores) >= view.rules.target
+
+
+def _loop(matches: _Matches, stdin: TextIO, send: Callable[[Message], None]) -> int:
     while True:
         line = stdin.readline(MAX_LINE)
         if not line:
@@ -81,11 +116,13 @@ def _loop(player: Player, stdin: TextIO, send: Callable[[Message], None]) -> int
                     )
                 )
                 continue
-            send(Hello(PROTOCOL_VERSION, player.name))
+            send(Hello(PROTOCOL_VERSION, matches.player.name))
         elif isinstance(message, Act):
-            reply = _act(player, message)
+            reply = _act(matches.player_for(message.view, message.opponent), message)
             send(reply)
         elif isinstance(message, Result):
+            player = matches.player_for(message.view, message.opponent)
+            matches.ended(message.view)
             try:
                 player.observe(message.view)
             except Exception:  # a player's bug must not end the engine

@@ -105,6 +105,7 @@ class EnginePlayer:
         cwd: str | os.PathLike[str] | None = None,
         env: dict[str, str] | None = None,
         stderr_lines: int = 50,
+        opponent: str | None = None,
     ) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
@@ -113,6 +114,9 @@ class EnginePlayer:
         self.move_time = move_time
         self.hello_timeout = hello_timeout
         self.grace = grace
+        #: Who the engine plays, sent with every `act` and `result` (docs/protocol.md): set it
+        #: only when the same text means the same opponent in the next match too.
+        self.opponent = opponent
         self._named = name is not None
         self.name = name or self.command
         self.engine_name: str | None = None  # what the engine called itself in hello
@@ -156,7 +160,7 @@ class EnginePlayer:
         self._next_id += 1
         message_id = self._next_id
         self._sent_ids.add(message_id)
-        self._send(Act(message_id, view))
+        self._send(Act(message_id, view, self.opponent))
         deadline = time.monotonic() + self.move_time
         while True:
             message = self._receive(deadline, f"action for act {message_id}", self.move_time, EngineTimeout)
@@ -188,7 +192,7 @@ class EnginePlayer:
 
     def observe(self, view: View) -> None:
         """Tell the engine a hand is over (`result`, no reply expected)."""
-        self._send(Result(view))
+        self._send(Result(view, self.opponent))
 
     # -- lifecycle -------------------------------------------------------------
 

@@ -56,9 +56,15 @@ class Act:
 
     id: int
     view: View
+    #: Who the opponent is, when the host knows (docs/protocol.md): the same text in two
+    #: matches running lets the engine keep what it learnt of that opponent.
+    opponent: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "act", "id": self.id, "view": self.view.to_json()}
+        data: dict[str, Any] = {"type": "act", "id": self.id, "view": self.view.to_json()}
+        if self.opponent is not None:
+            data["opponent"] = self.opponent
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,9 +72,13 @@ class Result:
     """A hand is over; `view` is in phase `over` with the showdown. No reply."""
 
     view: View
+    opponent: str | None = None  # as in `Act`
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "result", "view": self.view.to_json()}
+        data: dict[str, Any] = {"type": "result", "view": self.view.to_json()}
+        if self.opponent is not None:
+            data["opponent"] = self.opponent
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +169,22 @@ def _view(data: dict[str, Any]) -> View:
         raise ProtocolError(str(exc)) from None
 
 
+#: The longest `opponent` text a host may send.
+OPPONENT_MAX = 200
+
+
+def _opponent(data: dict[str, Any]) -> str | None:
+    value = data.get("opponent")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 1 <= len(value) <= OPPONENT_MAX:
+        shown = f"{len(value)} characters" if isinstance(value, str) else repr(value)[:40]
+        raise ProtocolError(
+            f"a {data['type']!r} message's 'opponent' must be text of 1 to {OPPONENT_MAX} characters, got {shown}"
+        )
+    return value
+
+
 def parse_host_message(line: str | bytes) -> HostMessage:
     """A line the host sent (what an engine reads); raise `ProtocolError` saying what is wrong."""
     data = _object(line)
@@ -166,9 +192,9 @@ def parse_host_message(line: str | bytes) -> HostMessage:
     if kind == "hello":
         return Hello(_protocol(data))
     if kind == "act":
-        return Act(_message_id(data), _view(data))
+        return Act(_message_id(data), _view(data), _opponent(data))
     if kind == "result":
-        return Result(_view(data))
+        return Result(_view(data), _opponent(data))
     if kind == "quit":
         return Quit()
     raise ProtocolError(f"unknown message type {kind!r}; expected hello, act, result or quit")
