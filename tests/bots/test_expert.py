@@ -29,9 +29,11 @@ from ginrummy.rules import (
     CardSet,
     Discard,
     Draw,
+    HandEnd,
     Knock,
     Rules,
     View,
+    best_arrangement,
     build_view,
     min_deadwood,
     new_match,
@@ -372,16 +374,19 @@ def test_learns_when_the_opponent_passes_up_knocks() -> None:
     # have knocked itself, so it is not a knock-at-once player.
     match = new_match("classic", seed=2)
     view = match.view(0)
-    showdown = {
-        "outcome": "undercut",
-        "scorer": 1,
-        "points": 27,
-        "knocker": 0,
-        "hands": [
-            ["3S", "4S", "5S", "9C", "9D", "9H", "JD", "QD", "KD", "2C"],
-            ["AH", "2H", "3H", "4C", "5C", "6C", "7D", "7H", "7C", "8H"],
-        ],
-    }
+    hands = (parse_cards("3S 4S 5S 9C 9D 9H JD QD KD 2C"), parse_cards("AH 2H 3H 4C 5C 6C 7D 7H 7C 8H"))
+    knocker, defender = (best_arrangement(cards) for cards in hands)
+    showdown = HandEnd(
+        "undercut",
+        1,
+        27,
+        0,
+        (0, 27),
+        hands=hands,
+        melds=(knocker.melds, defender.melds),
+        deadwood_cards=(knocker.deadwood_cards, defender.deadwood_cards),
+        deadwood=(knocker.deadwood, defender.deadwood),
+    )
     over = View(
         **{
             **{f: getattr(view, f) for f in view.__dataclass_fields__},
