@@ -26,11 +26,13 @@ from ginrummy.bots.knowledge import (
 )
 from ginrummy.rules import (
     BigGin,
+    Card,
     CardSet,
     Discard,
     Draw,
     HandEnd,
     Knock,
+    PublicStep,
     Rules,
     View,
     best_arrangement,
@@ -428,21 +430,35 @@ def test_plays_its_steady_game_until_the_opponent_knocks_at_once() -> None:
     assert not expert.exploiting and expert._late_knocks == 0
 
 
+def _hand_end(
+    outcome: str,
+    scorer: int,
+    points: int,
+    knocker: int,
+    hands: tuple[str, str],
+    deadwood: tuple[int, int] | None = None,
+) -> HandEnd:
+    """A showdown with both hands face up (deadwood as given, else the hands' least)."""
+    cards = (parse_cards(hands[0]), parse_cards(hands[1]))
+    a, b = (best_arrangement(c) for c in cards)
+    return HandEnd(
+        outcome,
+        scorer,
+        points,
+        knocker,
+        (0, points),
+        hands=cards,
+        melds=(a.melds, b.melds),
+        deadwood_cards=(a.deadwood_cards, b.deadwood_cards),
+        deadwood=deadwood if deadwood is not None else (a.deadwood, b.deadwood),
+    )
+
+
 def test_a_late_knock_switches_the_game_and_a_passed_up_knock_switches_it_back() -> None:
     match = new_match("classic", seed=2)
     view = match.view(0)
-    draws = [
-        {"seat": 1, "action": {"type": "draw", "source": "stock"}},
-        {"seat": 1, "action": {"type": "discard", "card": "KS"}},
-    ] * 7
-    late_knock = {
-        "outcome": "knock",
-        "scorer": 1,
-        "points": 9,
-        "knocker": 1,
-        "deadwood": [15, 6],
-        "hands": [[], []],
-    }
+    draws = [PublicStep(1, "draw", "stock"), PublicStep(1, "discard", None, Card.parse("KS"))] * 7
+    late_knock = _hand_end("knock", 1, 9, 1, ("", ""), (15, 6))
     over = View(
         **{
             **{f: getattr(view, f) for f in view.__dataclass_fields__},
@@ -455,7 +471,7 @@ def test_a_late_knock_switches_the_game_and_a_passed_up_knock_switches_it_back()
     player = ExpertPlayer(seed=1)
     player.observe(over)
     assert player.exploiting
-    gin = {**late_knock, "outcome": "gin", "deadwood": [15, 0]}
+    gin = _hand_end("gin", 1, 40, 1, ("", ""), (15, 0))
     early = View(
         **{
             **{f: getattr(over, f) for f in over.__dataclass_fields__},
@@ -467,16 +483,9 @@ def test_a_late_knock_switches_the_game_and_a_passed_up_knock_switches_it_back()
     other.observe(View(**{**{f: getattr(over, f) for f in over.__dataclass_fields__}, "showdown": gin}))
     other.observe(early)  # three draws and 6 deadwood: what a patient player does too
     assert not other.exploiting
-    passed_up = {
-        "outcome": "undercut",
-        "scorer": 1,
-        "points": 27,
-        "knocker": 0,
-        "hands": [
-            ["3S", "4S", "5S", "9C", "9D", "9H", "JD", "QD", "KD", "2C"],
-            ["AH", "2H", "3H", "4C", "5C", "6C", "7D", "7H", "7C", "8H"],
-        ],
-    }
+    passed_up = _hand_end(
+        "undercut", 1, 27, 0, ("3S 4S 5S 9C 9D 9H JD QD KD 2C", "AH 2H 3H 4C 5C 6C 7D 7H 7C 8H")
+    )
     player.observe(
         View(**{**{f: getattr(over, f) for f in over.__dataclass_fields__}, "showdown": passed_up})
     )
