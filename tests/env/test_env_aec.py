@@ -66,7 +66,7 @@ def test_a_seed_deals_the_rules_engines_match() -> None:
     seat = match.to_act
     assert game.agent_selection == f"player_{seat}"
     obs = game.observe(game.agent_selection)
-    planes = game.encoder.layout.card_planes(obs["observation"])
+    planes = game.layout.card_planes(obs["observation"])
     assert CardSet.from_mask(_mask(planes["hand"])) == match.view(seat).hand
     assert _mask(planes["upcard"]) == 1 << match.view(seat).discard_pile[-1].index
 
@@ -93,7 +93,7 @@ def test_observations_come_from_the_seats_protocol_view_only() -> None:
             seat = game.possible_agents.index(agent)
             hand = game.match.hand
             hidden = hand.hands[1 - seat] & ~hand.known[1 - seat]
-            planes = game.encoder.layout.card_planes(obs["observation"])
+            planes = game.layout.card_planes(obs["observation"])
             for name, plane in planes.items():
                 assert _mask(plane) & hidden == 0, f"{name} shows a card {agent} cannot see"
             game.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))

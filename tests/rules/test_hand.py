@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import random
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from ginrummy import (
     Hand,
     IllegalActionError,
     Knock,
+    Match,
     NotYourTurnError,
     Pass,
     PublicStep,
@@ -569,3 +571,29 @@ def test_parse_action_short_forms_and_errors() -> None:
         parse_action("discard zz")
     with pytest.raises(ActionError, match="'deck'"):
         Draw("deck")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("preset", Rules.preset_names())
+@pytest.mark.parametrize("seed", range(3))
+def test_legal_masks_allow_exactly_what_the_checker_allows(preset: str, seed: int) -> None:
+    """`Hand.legal_masks` (flags and card masks) against `check` for every action, whole matches."""
+    rules = Rules.preset(preset).replace(target=40)
+    match = Match(rules, seed=seed)
+    rng = random.Random(seed)
+    while not match.is_over:
+        hand = match.hands[-1]
+        legal = hand.legal_masks()
+        allowed = {
+            Pass: legal.pass_upcard,
+            BigGin: legal.big_gin,
+        }
+        for action in ALL_ACTIONS:
+            if isinstance(action, Draw):
+                expected = legal.draw_stock if action.source == "stock" else legal.take_upcard
+            elif isinstance(action, (Discard, Knock)):
+                cards = legal.discards if isinstance(action, Discard) else legal.knocks
+                expected = bool(cards >> action.card.index & 1)
+            else:
+                expected = allowed[type(action)]
+            assert hand.is_legal(action) == expected, (action, legal)
+        match.apply(rng.choice(match.legal_actions()))

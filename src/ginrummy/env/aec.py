@@ -14,7 +14,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..rules import HandResult, IllegalActionError, Match, Rules, View
-from .encoding import ACTIONS, ObservationEncoder
+from .encoding import ACTIONS
+from .observer import TableObserver
 from .text import render_view
 
 __all__ = ["GinRummyEnv", "Episode", "RewardKind", "env", "raw_env"]
@@ -94,12 +95,12 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
         self.render_seat = render_seat
         self.max_hand_steps = max_hand_steps
         self.codec = ACTIONS
-        self.encoder = ObservationEncoder(self.seats, self.codec)
+        self.observer = TableObserver(self.codec)
         self.possible_agents = [_agent(s) for s in range(self.seats)]
         self._seat_of = {name: s for s, name in enumerate(self.possible_agents)}
         self._agent_names = tuple(self.possible_agents)
         self._paid = False  # whether `rewards` holds a payment to clear at the next step
-        layout = self.encoder.layout
+        layout = self.layout = self.observer.layout
         obs_space = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(0.0, layout.high(), (layout.size,), np.float32),
@@ -134,7 +135,7 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
         if dealer is not None and dealer not in range(self.seats):
             raise ValueError(f"options['dealer'] must be a seat from 0 to {self.seats - 1}, got {dealer!r}")
         self._match = Match(self.rules, seed=match_seed, first_dealer=dealer)
-        self.encoder.reset()
+        self.observer.reset()
         self._hand_steps = 0
         self._final_hand = None
         self._paid = False
@@ -149,7 +150,16 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
         self.agent_selection = _agent(to_act)
 
     def observe(self, agent: str) -> Observation:
-        obs, mask = self.encoder.encode(self.view(agent))
+        # What `ObservationEncoder` makes of `self.view(agent)`, read from the hand directly.
+        match = self.match
+        final = self._final_hand
+        if final is not None:
+            hand = match.hands[final - 1]
+            scores: tuple[int, int] | list[int] = match.scores_after[final - 1]
+        else:
+            hand = match.hands[-1]
+            scores = match.scores_after[-1] if hand.phase == "over" else match.scores
+        obs, mask = self.observer.observe(hand, self._seat_of[agent], scores, self.rules.target)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:

@@ -17,7 +17,16 @@ from .actions import (
     parse_action,
 )
 from .cards import Card, CardError, CardSet, card_points, parse_card, parse_cards
-from .hand import Hand, HandResult, IllegalActionError, NotYourTurnError, PublicStep, Step, deal_order
+from .hand import (
+    Hand,
+    HandResult,
+    IllegalActionError,
+    LegalMasks,
+    NotYourTurnError,
+    PublicStep,
+    Step,
+    deal_order,
+)
 from .match import Match, MatchOverError, MatchResult, deal_seed, new_match, seed_commitment
 from .melds import (
     Arrangement,
@@ -51,6 +60,7 @@ __all__ = [
     "IllegalActionError",
     "Knock",
     "Layoff",
+    "LegalMasks",
     "Match",
     "MatchOverError",
     "MatchRecord",

@@ -12,7 +12,16 @@ from .masks import knock_options, least_deadwood
 from .showdown import Showdown, score_showdown
 from .variants import Rules
 
-__all__ = ["Hand", "HandResult", "Step", "PublicStep", "IllegalActionError", "NotYourTurnError", "Phase"]
+__all__ = [
+    "Hand",
+    "HandResult",
+    "LegalMasks",
+    "Step",
+    "PublicStep",
+    "IllegalActionError",
+    "NotYourTurnError",
+    "Phase",
+]
 
 Phase = Literal["offer", "draw", "discard", "over"]
 
@@ -179,6 +188,24 @@ def _card_or_none(text: Any) -> Card | None:
     return None if text is None else parse_card(text)
 
 
+class LegalMasks(NamedTuple):
+    """Every legal action of the seat to act, as flags and card masks (no action objects).
+
+    The same choices as `Hand.legal_actions`, for programs that step millions of times:
+    `discards` and `knocks` are card masks (bit ``suit * 13 + rank``).
+    """
+
+    take_upcard: bool  # draw discard (the offered upcard, or the top of the pile)
+    pass_upcard: bool  # pass (offer phase)
+    draw_stock: bool
+    discards: int  # cards that may be discarded face up
+    knocks: int  # cards that may be discarded face down to knock
+    big_gin: bool
+
+
+NO_LEGAL_ACTION: Final = LegalMasks(False, False, False, 0, 0, False)
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """How a hand ended: `void`, or a showdown with its outcome, scorer seat and points."""
@@ -301,29 +328,41 @@ class Hand:
             self._knock_cache = options
         return self._knock_cache
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the player to act may take now, in a fixed order."""
+    def legal_masks(self) -> LegalMasks:
+        """Every action the player to act may take now, as flags and card masks."""
         phase = self.phase
         if phase == "draw":
-            return [DRAW_STOCK] if self.forced_stock else [DRAW_STOCK, DRAW_DISCARD]
+            return LegalMasks(not self.forced_stock, False, True, 0, 0, False)
         if phase == "discard":
-            mask = self.hands[self.to_act]
-            if self.taken >= 0:
-                mask &= ~(1 << self.taken)
-            actions: list[Action] = []
+            hand = self.hands[self.to_act]
+            discards = hand if self.taken < 0 else hand & ~(1 << self.taken)
+            knocks = 0
+            for card in self.knock_options():
+                knocks |= 1 << card
+            big_gin = self.rules.big_gin_bonus is not None and least_deadwood(hand) == 0
+            return LegalMasks(False, False, False, discards, knocks, big_gin)
+        if phase == "offer":
+            return LegalMasks(True, True, False, 0, 0, False)
+        return NO_LEGAL_ACTION
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to act may take now, in a fixed order."""
+        legal = self.legal_masks()
+        if self.phase == "offer":
+            return [DRAW_DISCARD, PASS]
+        actions: list[Action] = []
+        if legal.draw_stock:
+            actions.append(DRAW_STOCK)
+        if legal.take_upcard:
+            actions.append(DRAW_DISCARD)
+        for mask, kinds in ((legal.discards, DISCARDS), (legal.knocks, KNOCKS)):
             while mask:
                 low = mask & -mask
-                actions.append(DISCARDS[low.bit_length() - 1])
+                actions.append(kinds[low.bit_length() - 1])
                 mask ^= low
-            knocks = self.knock_options()
-            if knocks:
-                actions.extend(KNOCKS[i] for i in sorted(knocks))
-            if self.rules.big_gin_bonus is not None and least_deadwood(self.hands[self.to_act]) == 0:
-                actions.append(BIG_GIN)
-            return actions
-        if phase == "offer":
-            return [DRAW_DISCARD, PASS]
-        return []
+        if legal.big_gin:
+            actions.append(BIG_GIN)
+        return actions
 
     def check(self, action: Action, seat: int | None = None) -> None:
         """Raise `IllegalActionError` saying why `action` is not allowed now; else return."""
