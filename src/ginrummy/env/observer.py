@@ -38,10 +38,11 @@ _DRAW_STOCK: Final = ACTIONS.mask(ACTIONS.actions[i] for i in (1,))
 class _Seat:
     """One observing seat's vector and action mask as last written, with what they hold."""
 
-    __slots__ = ("buffer", "written", "written_pile", "phase_written", "totals_written")
+    __slots__ = ("buffer", "vector", "written", "written_pile", "phase_written", "totals_written")
 
     def __init__(self, size: int, planes: int) -> None:
         self.buffer = array("f", bytes(4 * size))
+        self.vector = np.frombuffer(self.buffer, _FLOAT32)
         self.written = [0] * planes  # the card mask each plane holds (pile planes excepted)
         self.written_pile: list[int] = []  # the discard pile the three pile planes hold
         self.phase_written = -1  # the phase the one-hot block holds (-1: none yet)
@@ -132,12 +133,13 @@ class TableObserver:
         discarded = self._discarded
         buffer = state.buffer
         written = state.written
-        for plane, (base, mask) in enumerate(
-            zip(
-                self._mask_planes,
-                (held[seat], hand.known[other], discarded[seat], discarded[other], self._declined[other]),
-                strict=True,
-            )
+        b0, b1, b2, b3, b4 = self._mask_planes
+        for plane, base, mask in (
+            (0, b0, held[seat]),
+            (1, b1, hand.known[other]),
+            (2, b2, discarded[seat]),
+            (3, b3, discarded[other]),
+            (4, b4, self._declined[other]),
         ):
             changed = written[plane] ^ mask
             if changed:
@@ -174,7 +176,7 @@ class TableObserver:
             buffer[at + 12] = (limit if limit < 100 else 100) / 10
         to_act = phase != "over" and hand.to_act == seat
         buffer[at + 13] = 1.0 if to_act else 0.0
-        obs = np.frombuffer(buffer, _FLOAT32).copy()
+        obs = state.vector.copy()
         if not to_act:
             return obs, np.zeros(self._actions, _INT8)
         return obs, self._action_mask(hand, phase, obs)
