@@ -34,7 +34,7 @@ from ginrummy import (
     score_showdown,
 )
 from ginrummy.rules.cards import CARDS
-from ginrummy.rules.variants import CUSTOM, RANGES
+from ginrummy.rules.variants import CUSTOM, RANGES, TABLE_FIELDS
 
 READY = "3H 4H 5H 6H 9S 9D 9C 9H 2C 2D"  # deadwood 4
 OTHER = "KS KD KC 5S 6S 7S 8S TC 8D AD"  # deadwood 19
@@ -339,7 +339,11 @@ def test_rules_stored_before_retake_limit_still_load() -> None:
 
 
 def test_presets() -> None:
-    assert Rules.preset_names() == ("classic", "hoyle", "oklahoma", "big_gin") == tuple(PRESETS)
+    assert (
+        Rules.preset_names()
+        == ("classic", "hoyle", "oklahoma", "big_gin", "gin3", "gin4_teams", "rummy")
+        == tuple(PRESETS)
+    )
     classic = Rules.preset("classic")
     assert classic == Rules()
     assert (classic.knock_limit, classic.gin_bonus, classic.undercut_bonus, classic.target) == (
@@ -368,7 +372,8 @@ def test_presets() -> None:
 
 def test_unknown_preset_lists_the_presets() -> None:
     with pytest.raises(
-        RulesError, match="unknown rules preset 'texas'; choose one of classic, hoyle, oklahoma, big_gin"
+        RulesError,
+        match="unknown rules preset 'texas'; choose one of classic, hoyle, oklahoma, big_gin, gin3, gin4_teams, rummy",
     ):
         Rules.preset("texas")
     with pytest.raises(RulesError, match="choose one of"):
@@ -394,8 +399,9 @@ def test_rules_json_round_trip() -> None:
 
 
 def test_every_field_is_covered_here() -> None:
-    """A new Rules field must get a test in this file."""
-    assert {f.name for f in fields(Rules)} == {
+    """A new Rules field must get a test in this file, or (the fields of the games for more than
+    two players) in test_table_variants.py, whose own meta-test names each one's test."""
+    assert {f.name for f in fields(Rules)} - set(TABLE_FIELDS) == {
         "preset_name",
         "knock_limit",
         "gin_bonus",
@@ -448,13 +454,15 @@ def test_bad_rules_are_refused(change: dict[str, object], message: str) -> None:
 
 
 def test_every_number_has_a_documented_range() -> None:
-    numbers = {f.name for f in fields(Rules) if f.type in ("int", "int | None")}
+    """(`players` is ranged per game by `GAMES`; test_table_variants.py checks it.)"""
+    numbers = {f.name for f in fields(Rules) if f.type in ("int", "int | None")} - {"players"}
     assert numbers == set(RANGES)
     for name, (low, high) in RANGES.items():
-        assert Rules().replace(**{name: low}).replace(**{name: high})  # both ends are allowed
+        base = Rules.preset("rummy") if name in TABLE_FIELDS else Rules()
+        assert base.replace(**{name: low}).replace(**{name: high})  # both ends are allowed
         for outside in (low - 1, high + 1):
             with pytest.raises(RulesError, match=f"{name} must be"):
-                Rules().replace(**{name: outside})
+                base.replace(**{name: outside})
 
 
 def test_rules_are_named_after_the_preset_they_equal_or_custom() -> None:
@@ -485,9 +493,11 @@ def test_rules_are_frozen() -> None:
 
 
 def test_discard_is_unaffected_by_variants() -> None:
-    """Sanity: a plain discard works the same under every preset (no variant leaks into it)."""
+    """Sanity: a plain discard works the same under every two-player preset (no variant leaks into it)."""
     for name in PRESETS:
         rules = Rules.preset(name)
+        if rules.game != "gin":
+            continue
         match = knock_after_drawing_7h(rules)
         match.apply(Discard(c("7H")))
         assert match.hand.phase == "draw" and CARDS[match.hand.discard_pile[-1]] == c("7H")

@@ -68,6 +68,8 @@ def test_bad_bodies_and_choices_get_400_with_a_reason(host: str) -> None:
             ("/api/matches", "rules", {"rules": "poker"}),
             ("/api/matches", "rules", {"rules": {"target": -5}}),
             ("/api/matches", "rules", {"rules": 7}),
+            ("/api/matches", "two-player Gin only", {"rules": "rummy"}),
+            ("/api/rooms", "two-player Gin only", {"rules": {"preset": "gin3"}}),
             ("/api/rooms", "turn_seconds", {"turn_seconds": 5}),
             ("/api/rooms", "turn_seconds", {"turn_seconds": "soon"}),
         ]

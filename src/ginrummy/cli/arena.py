@@ -88,15 +88,40 @@ def arena(
         "--stream",
         help="Print each match as one JSON line on stdout as it finishes, then the summary as the last line.",
     ),
+    game: str = typer.Option(
+        "gin", "--game", help="gin, or a table game: gin3, gin4_teams, rummy (players at mixed tables)."
+    ),
+    seats: int | None = typer.Option(None, "--players", help="Rummy: two to six seats (default four)."),
+    ladder: bool = typer.Option(
+        False, "--ladder", help="Table games: each player against the one before it (weakest first)."
+    ),
 ) -> None:
     """Play matches between players and report win rates with 95% intervals.
 
     Seats alternate match by match and seeds are fixed, so a run can be repeated exactly;
     with --mirrored each deal is played twice with the seats swapped. On a Ray cluster (--ray)
-    the same seeds give the same results as the local worker processes.
+    the same seeds give the same results as the local worker processes. With --game gin3,
+    gin4_teams or rummy, two players share tables in every seating (see docs/bots.md) and
+    --matches counts games.
     """
     from ..bots import available_players
     from ..rules import PRESETS
+
+    if game != "gin":
+        from .table_arena_cmd import table_arena
+
+        table_arena(
+            list(players or []) + [ENGINE_PREFIX + cmd for cmd in (engine or [])],
+            game=game,
+            players=seats,
+            games=matches,
+            workers=workers,
+            seed=seed,
+            ladder=ladder,
+            round_robin=round_robin,
+            as_json=as_json,
+        )
+        return
 
     names = list(players or []) + [ENGINE_PREFIX + cmd for cmd in (engine or [])]
     if matches < 1:
@@ -109,6 +134,8 @@ def arena(
         raise _fail(f"--time-limit must be positive, got {time_limit}")
     if rules not in PRESETS:
         raise _fail(f"unknown rules preset {rules!r}; choose one of {', '.join(sorted(PRESETS))}")
+    if PRESETS[rules].game != "gin":
+        raise _fail(f"--rules {rules} is a table game: play it with --game {PRESETS[rules].game}")
     known = set(available_players())
     for name in names:
         if name.startswith(ENGINE_PREFIX):

@@ -20,9 +20,16 @@ def engine(
     ),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log each step to stderr."),
 ) -> None:
-    """Serve a computer player over stdin/stdout, one JSON message per line (PROTOCOL.md)."""
+    """Serve a computer player over stdin/stdout, one JSON message per line (docs/protocol.md).
+
+    It speaks version 1 (two-player Gin) and version 2 (every game). At a Rummy table a Gin-only
+    player name (expert, baseline, ...) is played by Rummy's strongest level.
+    """
     from ..bots import Player, make_player
+    from ..bots.rummy_players import RUMMY_LEVELS
+    from ..bots.table_players import TablePlayer, game_player_names, make_game_player
     from ..engine.engine_side import serve
+    from ..rules import Rules
 
     # Logs go to stderr only: stdout carries protocol messages and nothing else.
     logging.basicConfig(
@@ -42,11 +49,20 @@ def engine(
         k = next(matches)
         return make_player(bot, seed=None if seed is None else seed + k, time_budget=time_budget)
 
+    def seat_for(rules: Rules) -> TablePlayer:
+        name = bot
+        if name not in game_player_names(rules.game):
+            name = RUMMY_LEVELS[-1]
+            logging.getLogger("ginrummy.engine").warning(
+                "%s plays no %s: %s plays instead", bot, rules.game, name
+            )
+        return make_game_player(name, rules, seed=seed, time_budget=time_budget)
+
     protocol_out = sys.stdout
     # A stray print() in a player would corrupt the protocol stream; send it to stderr instead.
     sys.stdout = sys.stderr
     try:
-        code = serve(new_player, sys.stdin, protocol_out)
+        code = serve(new_player, sys.stdin, protocol_out, seat_for=seat_for)
     finally:
         sys.stdout = protocol_out
     raise typer.Exit(code)

@@ -23,17 +23,19 @@ from ..rules import (
     IllegalActionError,
     Knock,
     Match,
+    MatchRecord,
     RecordError,
     Rules,
     RulesError,
     View,
     best_arrangement,
     dumps,
-    loads,
+    load_record,
     min_deadwood,
     new_match,
     parse_action,
     parse_cards,
+    render_game,
     render_match,
 )
 from . import app
@@ -432,13 +434,30 @@ def play(
     opponent: str | None = typer.Option(
         None, "--opponent", help="Computer player (default: baseline if available, else random)."
     ),
-    seat: int = typer.Option(0, "--seat", min=0, max=1, help="Your seat, 0 or 1."),
+    seat: int = typer.Option(
+        0, "--seat", min=0, help="Your seat: 0 or 1 (0 to players-1 at a bigger table)."
+    ),
     save: Path | None = typer.Option(None, "--save", help="Write the match record (JSON) to this file."),
+    game: str = typer.Option(
+        "gin", "--game", help="gin (two players), gin3 (three), gin4_teams (two teams of two) or rummy."
+    ),
+    players: int | None = typer.Option(None, "--players", help="Rummy: two to six players (default four)."),
 ) -> None:
-    """Play a whole match in the terminal against a computer player."""
+    """Play a whole match in the terminal against computer players.
+
+    `--opponent` names one level for every computer seat, or a comma-separated list, seat by seat.
+    """
     from ..bots import make_player
 
     console = _console()
+    if game != "gin" or players not in (None, 2):
+        from .table_play import play_table
+
+        play_table(console, game, players, seed, rules, opponent, seat, save, _read_line)
+        return
+    if seat > 1:
+        console.print(f"[red]error:[/red] two-player Gin has seats 0 and 1, not {seat}")
+        raise typer.Exit(2)
     try:
         chosen_rules = Rules.preset(rules)
     except RulesError as exc:
@@ -457,8 +476,7 @@ def play(
         f"Gin Rummy — rules {chosen_rules.preset_name}, target {chosen_rules.target}, seed {seed}; "
         f"you are seat {seat}, {escape(name)} is seat {1 - seat}."
     )
-    game = TerminalMatch(match, seat, player, console, _read_line)
-    game.play()
+    TerminalMatch(match, seat, player, console, _read_line).play()
     if save is not None:
         try:
             save.write_text(dumps(match.record()) + "\n", encoding="utf-8")
@@ -472,9 +490,9 @@ def play(
 
 @app.command()
 def replay(
-    file: Path = typer.Argument(..., help="A match record written by `ginrummy play --save`."),
+    file: Path = typer.Argument(..., help="A record written by `ginrummy play --save` (any game)."),
 ) -> None:
-    """Print a recorded match hand by hand."""
+    """Print a recorded match or game hand by hand."""
     console = _console()
     try:
         text = file.read_text(encoding="utf-8")
@@ -482,7 +500,8 @@ def replay(
         console.print(f"[red]error:[/red] cannot read {escape(str(file))}: {escape(str(exc))}")
         raise typer.Exit(2) from None
     try:
-        rendered = render_match(loads(text))
+        record = load_record(text)
+        rendered = render_match(record) if isinstance(record, MatchRecord) else render_game(record)
     except (RecordError, ValueError) as exc:
         console.print(
             f"[red]error:[/red] {escape(str(file))} is not a valid match record: {escape(str(exc))}"

@@ -1,4 +1,8 @@
-"""The engine side of the protocol: serve one of our players over stdin/stdout, one JSON per line."""
+"""The engine side of the protocol: serve one of our players over stdin/stdout, one JSON per line.
+
+Given a way to seat a player at any game (`seat_for`), the engine speaks versions 1 and 2 and
+answers the host's hello in the version it was offered; without one, version 1 only.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,8 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..bots import Player
-from ..rules import View
+from ..bots.table_players import TablePlayer
+from ..rules import GameAction, Rules, View
 from .protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -25,17 +30,27 @@ from .protocol import (
     parse_host_message,
 )
 
+SeatFor = Callable[[Rules], TablePlayer]
+
 __all__ = ["serve"]
 
 log = logging.getLogger("ginrummy.engine")
 
 
-def serve(new_player: Callable[[], Player], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def serve(
+    new_player: Callable[[], Player],
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    *,
+    seat_for: SeatFor | None = None,
+) -> int:
     """Answer host messages from `stdin` on `stdout` until `quit` or end of input; return 0.
 
-    Each match is played by a player fresh from `new_player()`, so what a player learnt of
-    its opponent lasts one match, unless the host names the same opponent (the `opponent`
-    field of `act` and `result`, docs/protocol.md) in two matches running.
+    Each two-player Gin match is played by a player fresh from `new_player()`, so what a player
+    learnt of its opponent lasts one match, unless the host names the same opponent (the
+    `opponent` field of `act` and `result`, docs/protocol.md) in two matches running.
+    `seat_for(rules)` gives the player for any other game (version 2), once per game.
+
     A line that cannot be read, or a request the player cannot answer, gets an
     `error` reply and the loop goes on: one bad message must not end a match.
     Only protocol messages go to `stdout`; logs go to the `ginrummy.engine` logger.
@@ -47,10 +62,11 @@ def serve(new_player: Callable[[], Player], stdin: TextIO | None = None, stdout:
         stdout.write(encode(message))
         stdout.flush()  # the host waits for each line; never leave one in a buffer
 
+    versions = (2, 1) if seat_for is not None else (PROTOCOL_VERSION,)
     matches = _Matches(new_player)
-    log.info("engine %s ready (protocol %d)", matches.player.name, PROTOCOL_VERSION)
+    log.info("engine %s ready (protocol %s)", matches.player.name, " and ".join(str(v) for v in versions))
     try:
-        return _loop(matches, stdin, send)
+        return _Session(matches, seat_for, versions, send).loop(stdin)
     except (BrokenPipeError, ConnectionResetError):
         # The host went away without `quit`: nobody is left to answer, so end quietly.
         log.info("the host closed the connection; exiting")
@@ -87,58 +103,96 @@ class _Matches:
         self._over = max(view.scores) >= view.rules.target
 
 
-def _loop(matches: _Matches, stdin: TextIO, send: Callable[[Message], None]) -> int:
-    while True:
-        line = stdin.readline(MAX_LINE)
-        if not line:
-            log.info("end of input; exiting")
-            return 0
-        if not line.strip():
-            continue  # blank lines are harmless keep-alives
-        if not line.endswith("\n") and len(line) >= MAX_LINE:
-            _skip_rest_of_line(stdin)
-            send(ErrorMessage(f"line longer than {MAX_LINE} characters"))
-            continue
-        try:
-            message = parse_host_message(line)
-        except ProtocolError as exc:
-            log.warning("unreadable message: %s", exc)
-            send(ErrorMessage(str(exc)))
-            continue
-        if isinstance(message, Quit):
-            log.info("quit received; exiting")
-            return 0
-        if isinstance(message, Hello):
-            if message.protocol != PROTOCOL_VERSION:
-                send(
-                    ErrorMessage(
-                        f"unsupported protocol version {message.protocol}; this engine speaks {PROTOCOL_VERSION}"
-                    )
-                )
+class _Session:
+    """One conversation: the version agreed in the hello, and the players seated so far."""
+
+    def __init__(
+        self,
+        matches: _Matches,
+        seat_for: SeatFor | None,
+        versions: tuple[int, ...],
+        send: Callable[[Message], None],
+    ) -> None:
+        self.matches = matches
+        self.seat_for = seat_for
+        self.versions = versions
+        self.send = send
+        self.version = versions[-1]
+        self.seats: dict[str, TablePlayer] = {}
+
+    def loop(self, stdin: TextIO) -> int:
+        send = self.send
+        while True:
+            line = stdin.readline(MAX_LINE)
+            if not line:
+                log.info("end of input; exiting")
+                return 0
+            if not line.strip():
+                continue  # blank lines are harmless keep-alives
+            if not line.endswith("\n") and len(line) >= MAX_LINE:
+                _skip_rest_of_line(stdin)
+                send(ErrorMessage(f"line longer than {MAX_LINE} characters"))
                 continue
-            send(Hello(PROTOCOL_VERSION, matches.player.name))
-        elif isinstance(message, Act):
-            reply = _act(matches.player_for(message.view, message.opponent), message)
-            send(reply)
-        elif isinstance(message, Result):
-            player = matches.player_for(message.view, message.opponent)
-            matches.ended(message.view)
             try:
-                player.observe(message.view)
-            except Exception:  # a player's bug must not end the engine
-                log.error("player failed to observe a result:\n%s", traceback.format_exc())
+                message = parse_host_message(line, self.version)
+            except ProtocolError as exc:
+                log.warning("unreadable message: %s", exc)
+                send(ErrorMessage(str(exc)))
+                continue
+            if isinstance(message, Quit):
+                log.info("quit received; exiting")
+                return 0
+            if isinstance(message, Hello):
+                if message.protocol not in self.versions:
+                    spoken = " and ".join(str(v) for v in sorted(self.versions))
+                    send(
+                        ErrorMessage(
+                            f"unsupported protocol version {message.protocol}; this engine speaks {spoken}"
+                        )
+                    )
+                    continue
+                self.version = message.protocol
+                send(Hello(self.version, self.matches.player.name))
+            elif isinstance(message, Act):
+                send(self.act(message))
+            elif isinstance(message, Result):
+                try:
+                    self.observe(message)
+                except Exception:  # a player's bug must not end the engine
+                    log.error("player failed to observe a result:\n%s", traceback.format_exc())
 
+    def seat(self, rules: Rules) -> TablePlayer:
+        assert self.seat_for is not None  # version 2 is only spoken with one
+        seat = self.seats.get(rules.game)
+        if seat is None:
+            seat = self.seats[rules.game] = self.seat_for(rules)
+        return seat
 
-def _act(player: Player, message: Act) -> ActionReply | ErrorMessage:
-    view = message.view
-    if not view.legal:
-        return ErrorMessage(f"act {message.id}: the view lists no legal action, so there is nothing to do")
-    try:
-        action = player.act(view)
-    except Exception as exc:  # report it to the host rather than die mid-match
-        log.error("player failed on act %d:\n%s", message.id, traceback.format_exc())
-        return ErrorMessage(f"act {message.id}: the player failed: {type(exc).__name__}: {exc}")
-    return ActionReply(message.id, action)
+    def act(self, message: Act) -> ActionReply | ErrorMessage:
+        view = message.view
+        if not view.legal:
+            return ErrorMessage(
+                f"act {message.id}: the view lists no legal action, so there is nothing to do"
+            )
+        try:
+            action: GameAction
+            if isinstance(view, View):
+                action = self.matches.player_for(view, message.opponent).act(view)
+            else:
+                action = self.seat(view.rules).act(view)
+        except Exception as exc:  # report it to the host rather than die mid-match
+            log.error("player failed on act %d:\n%s", message.id, traceback.format_exc())
+            return ErrorMessage(f"act {message.id}: the player failed: {type(exc).__name__}: {exc}")
+        return ActionReply(message.id, action)
+
+    def observe(self, message: Result) -> None:
+        view = message.view
+        if isinstance(view, View):
+            player = self.matches.player_for(view, message.opponent)
+            self.matches.ended(view)
+            player.observe(view)
+        else:
+            self.seat(view.rules).observe(view)
 
 
 def _skip_rest_of_line(stdin: TextIO) -> None:

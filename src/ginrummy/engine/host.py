@@ -1,4 +1,9 @@
-"""The host side of the protocol: run an outside program as a player, with time limits and clear failures."""
+"""The host side of the protocol: run an outside program as a player, with time limits and clear failures.
+
+The host offers the versions it was asked to (newest first) and settles on the newest the
+engine accepts: an engine that answers a version-2 hello with an `error`, or with a hello of
+version 1, is spoken to in version 1. Two-player Gin offers version 1 only, exactly as before.
+"""
 
 from __future__ import annotations
 
@@ -13,12 +18,13 @@ import time
 from collections.abc import Sequence
 from types import TracebackType
 
-from ..rules import Action, View
+from ..rules import Action, GameAction, GameView, GinTableView, LayMeld, LayOff, RummyView, View
 from .protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
     Act,
     ActionReply,
+    AnyView,
     EngineMessage,
     ErrorMessage,
     Hello,
@@ -37,6 +43,7 @@ __all__ = [
     "EngineIllegalAction",
     "EngineProtocolError",
     "EnginePlayer",
+    "EngineSeat",
 ]
 
 _EOF = None  # what the reader thread queues when the engine's stdout closes
@@ -65,7 +72,7 @@ class EngineCrashed(EngineFailure):
 class EngineIllegalAction(EngineFailure):
     """A well-formed action that the rules do not allow in the view it answered."""
 
-    def __init__(self, engine: str, message: str, action: Action) -> None:
+    def __init__(self, engine: str, message: str, action: GameAction) -> None:
         super().__init__(engine, message)
         self.action = action
 
@@ -105,8 +112,14 @@ class EnginePlayer:
         cwd: str | os.PathLike[str] | None = None,
         env: dict[str, str] | None = None,
         stderr_lines: int = 50,
+        protocols: Sequence[int] = (PROTOCOL_VERSION,),
         opponent: str | None = None,
     ) -> None:
+        if not protocols or any(v not in (1, 2) for v in protocols):
+            raise ValueError(f"protocols must name versions 1 and/or 2, got {list(protocols)!r}")
+        self.protocols = tuple(sorted(set(protocols), reverse=True))
+        self.protocol = self.protocols[0]  # settled by the handshake
+        self._observed: set[int] = set()
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise ValueError("the engine command is empty")
@@ -157,10 +170,25 @@ class EnginePlayer:
 
     def act(self, view: View) -> Action:
         """The engine's action for `view`, checked against `view.legal`; raise `EngineFailure` if none."""
+        action = self.act_in(view)
+        assert not isinstance(action, (LayMeld, LayOff))  # it is one of view.legal
+        return action
+
+    def observe(self, view: View) -> None:
+        """Tell the engine a hand is over (`result`, no reply expected)."""
+        self.observe_in(view)
+
+    def act_in(self, view: AnyView) -> GameAction:
+        """The engine's action for a view of any game; raise `EngineFailure` if none.
+
+        In version 1 a three- or four-player Gin seat is sent its own hand's two-player VIEW;
+        Rummy needs version 2.
+        """
+        sent = self._sendable(view)
         self._next_id += 1
         message_id = self._next_id
         self._sent_ids.add(message_id)
-        self._send(Act(message_id, view, self.opponent))
+        self._send(Act(message_id, sent, self.protocol, self.opponent))
         deadline = time.monotonic() + self.move_time
         while True:
             message = self._receive(deadline, f"action for act {message_id}", self.move_time, EngineTimeout)
@@ -183,16 +211,30 @@ class EnginePlayer:
         action = message.action
         if action not in view.legal:
             allowed = ", ".join(str(a) for a in view.legal)
+            phase = view.phase
             raise EngineIllegalAction(
                 self.name,
-                f"chose the illegal action {action} in phase {view.phase}; allowed: {allowed}",
+                f"chose the illegal action {action} in phase {phase}; allowed: {allowed}",
                 action,
             )
         return action
 
-    def observe(self, view: View) -> None:
-        """Tell the engine a hand is over (`result`, no reply expected)."""
-        self._send(Result(view, self.opponent))
+    def observe_in(self, view: AnyView) -> None:
+        """Tell the engine one of its hands is over (`result`, no reply expected)."""
+        if isinstance(view, GinTableView) and self.protocol < 2:
+            if view.table is None or view.phase != "over" or view.hand_number in self._observed:
+                return  # a hand it sat out, or already told
+            self._observed.add(view.hand_number)
+        if isinstance(view, RummyView) and self.protocol < 2:
+            return
+        self._send(Result(self._sendable(view), self.protocol, self.opponent))
+
+    def _sendable(self, view: AnyView) -> AnyView:
+        if self.protocol >= 2 or isinstance(view, View):
+            return view
+        if isinstance(view, RummyView):
+            raise EngineProtocolError(self.name, "speaks protocol version 1 only, and Rummy needs version 2")
+        return view.two_player()
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -234,19 +276,29 @@ class EnginePlayer:
     # -- internals -------------------------------------------------------------
 
     def _handshake(self) -> None:
-        self._send(Hello(PROTOCOL_VERSION))
         deadline = time.monotonic() + self.hello_timeout
-        message = self._receive(deadline, "hello", self.hello_timeout, EngineTimeout)
-        if isinstance(message, ErrorMessage):
-            raise EngineProtocolError(self.name, f"refused the hello: {message.message}")
-        if not isinstance(message, Hello):
-            raise EngineProtocolError(
-                self.name, f"answered the hello with {message.to_json()['type']!r} instead of hello"
-            )
-        if message.protocol != PROTOCOL_VERSION:
-            raise EngineProtocolError(
-                self.name, f"speaks protocol {message.protocol}; this host speaks {PROTOCOL_VERSION}"
-            )
+        speaks = " and ".join(str(v) for v in self.protocols)
+        hello: Hello | None = None
+        for number, version in enumerate(self.protocols):
+            self._send(Hello(version))
+            message = self._receive(deadline, "hello", self.hello_timeout, EngineTimeout)
+            if isinstance(message, ErrorMessage):
+                if number + 1 < len(self.protocols):
+                    continue  # it does not speak this version: offer the next
+                raise EngineProtocolError(self.name, f"refused the hello: {message.message}")
+            if not isinstance(message, Hello):
+                raise EngineProtocolError(
+                    self.name, f"answered the hello with {message.to_json()['type']!r} instead of hello"
+                )
+            if message.protocol not in self.protocols[number:]:
+                raise EngineProtocolError(
+                    self.name, f"speaks protocol {message.protocol}; this host speaks {speaks}"
+                )
+            self.protocol = message.protocol
+            hello = message
+            break
+        assert hello is not None  # every way out of the loop without a hello raises
+        message = hello
         self.engine_name = message.name
         if message.name and not self._named:
             self.name = message.name
@@ -284,7 +336,7 @@ class EnginePlayer:
             if not line.endswith("\n") and len(line) >= MAX_LINE:
                 raise EngineProtocolError(self.name, f"sent a line longer than {MAX_LINE} characters")
             try:
-                return parse_engine_message(line)
+                return parse_engine_message(line, self.protocol)
             except ProtocolError as exc:
                 raise EngineProtocolError(
                     self.name, f"sent an unreadable line while its {expected} was due: {exc}"
@@ -346,3 +398,23 @@ class EnginePlayer:
             if pipe is not None and not thread.is_alive():
                 with contextlib.suppress(OSError, ValueError):
                     pipe.close()
+
+
+class EngineSeat:
+    """An outside engine seated at a table of any game (a `bots.table_players.TablePlayer`)."""
+
+    def __init__(self, engine: EnginePlayer) -> None:
+        self.engine = engine
+        self.name = engine.name
+
+    def act(self, view: GameView) -> GameAction:
+        if not isinstance(view, (View, GinTableView, RummyView)):
+            raise TypeError(f"an engine can only be sent the protocol's views, got {type(view).__name__}")
+        return self.engine.act_in(view)
+
+    def observe(self, view: GameView) -> None:
+        if isinstance(view, (View, GinTableView, RummyView)):
+            self.engine.observe_in(view)
+
+    def close(self) -> None:
+        self.engine.close()

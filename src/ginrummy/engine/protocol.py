@@ -1,4 +1,9 @@
-"""Messages of the engine protocol (PROTOCOL.md, version 1): their types, JSON lines and validation."""
+"""Messages of the engine protocol (docs/protocol.md): their types, JSON lines and validation.
+
+Version 1 (PROTOCOL.md) is two-player Gin. Version 2 carries every game: its VIEW names the
+game (`gin`, `gin3`, `gin4_teams`, `rummy`) and its actions include Rummy's `meld` and
+`layoff`. A message knows which version it belongs to; the hello is the same in both.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,22 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules import Action, ActionError, View, ViewError, action_from_json
+from ..rules import (
+    ActionError,
+    GameAction,
+    GinTableView,
+    RummyView,
+    View,
+    ViewError,
+    action_from_json,
+    game_action_from_json,
+    game_view_from_json,
+)
 
 __all__ = [
     "PROTOCOL_VERSION",
+    "PROTOCOL_VERSIONS",
+    "AnyView",
     "ProtocolError",
     "Hello",
     "Act",
@@ -26,6 +43,10 @@ __all__ = [
 ]
 
 PROTOCOL_VERSION = 1
+#: Every version this side speaks, newest first.
+PROTOCOL_VERSIONS = (2, 1)
+
+AnyView = View | GinTableView | RummyView
 
 # A line longer than this is not a protocol message; reading stops there so a
 # runaway engine cannot fill the host's memory.
@@ -50,18 +71,27 @@ class Hello:
         return data
 
 
+def view_json(view: AnyView, version: int) -> dict[str, Any]:
+    """A VIEW as `version` of the protocol writes it (version 2 names two-player Gin `gin`)."""
+    data = view.to_json()
+    if version >= 2 and isinstance(view, View):
+        return {"game": "gin", "players": 2, **data}
+    return data
+
+
 @dataclass(frozen=True, slots=True)
 class Act:
     """The host asks the engine to move; the reply must carry the same `id`."""
 
     id: int
-    view: View
+    view: AnyView
+    version: int = 1
     #: Who the opponent is, when the host knows (docs/protocol.md): the same text in two
     #: matches running lets the engine keep what it learnt of that opponent.
     opponent: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "act", "id": self.id, "view": self.view.to_json()}
+        data: dict[str, Any] = {"type": "act", "id": self.id, "view": view_json(self.view, self.version)}
         if self.opponent is not None:
             data["opponent"] = self.opponent
         return data
@@ -69,13 +99,14 @@ class Act:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A hand is over; `view` is in phase `over` with the showdown. No reply."""
+    """A hand is over; `view` is the seat's view of it, with its showdown. No reply."""
 
-    view: View
+    view: AnyView
+    version: int = 1
     opponent: str | None = None  # as in `Act`
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "result", "view": self.view.to_json()}
+        data: dict[str, Any] = {"type": "result", "view": view_json(self.view, self.version)}
         if self.opponent is not None:
             data["opponent"] = self.opponent
         return data
@@ -94,7 +125,7 @@ class ActionReply:
     """The engine's move in answer to the `act` with the same `id`."""
 
     id: int
-    action: Action
+    action: GameAction
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "action", "id": self.id, "action": self.action.to_json()}
@@ -160,11 +191,18 @@ def _protocol(data: dict[str, Any]) -> int:
     return value
 
 
-def _view(data: dict[str, Any]) -> View:
+def _view(data: dict[str, Any], version: int) -> AnyView:
     if "view" not in data:
         raise ProtocolError(f"a {data['type']!r} message needs a 'view'")
+    raw = data["view"]
+    if version < 2 and isinstance(raw, dict) and raw.get("game", "gin") != "gin":
+        raise ProtocolError(
+            f"a version 1 view is two-player Gin, this one is {raw['game']!r}: agree on version 2 in the hello"
+        )
     try:
-        return View.from_json(data["view"])
+        if version >= 2:
+            return game_view_from_json(raw)
+        return View.from_json(raw)
     except ViewError as exc:
         raise ProtocolError(str(exc)) from None
 
@@ -185,23 +223,25 @@ def _opponent(data: dict[str, Any]) -> str | None:
     return value
 
 
-def parse_host_message(line: str | bytes) -> HostMessage:
-    """A line the host sent (what an engine reads); raise `ProtocolError` saying what is wrong."""
+def parse_host_message(line: str | bytes, version: int = 1) -> HostMessage:
+    """A line the host sent (what an engine reads) in protocol `version`; raise `ProtocolError`
+    saying what is wrong."""
     data = _object(line)
     kind = data["type"]
     if kind == "hello":
         return Hello(_protocol(data))
     if kind == "act":
-        return Act(_message_id(data), _view(data), _opponent(data))
+        return Act(_message_id(data), _view(data, version), version, _opponent(data))
     if kind == "result":
-        return Result(_view(data), _opponent(data))
+        return Result(_view(data, version), version, _opponent(data))
     if kind == "quit":
         return Quit()
     raise ProtocolError(f"unknown message type {kind!r}; expected hello, act, result or quit")
 
 
-def parse_engine_message(line: str | bytes) -> EngineMessage:
-    """A line an engine sent (what the host reads); raise `ProtocolError` saying what is wrong."""
+def parse_engine_message(line: str | bytes, version: int = 1) -> EngineMessage:
+    """A line an engine sent (what the host reads) in protocol `version`; raise `ProtocolError`
+    saying what is wrong."""
     data = _object(line)
     kind = data["type"]
     if kind == "hello":
@@ -216,7 +256,9 @@ def parse_engine_message(line: str | bytes) -> EngineMessage:
                 f"an 'action' message needs an 'action' object like {{\"type\": \"pass\"}}, got {data.get('action')!r}"
             )
         try:
-            action = action_from_json(data["action"])
+            action = (
+                game_action_from_json(data["action"]) if version >= 2 else action_from_json(data["action"])
+            )
         except ActionError as exc:
             raise ProtocolError(f"bad action: {exc}") from None
         return ActionReply(message_id, action)

@@ -74,6 +74,8 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
     ) -> None:
         super().__init__()
         self.rules = Rules.preset(rules) if isinstance(rules, str) else rules
+        if self.rules.game != "gin":
+            raise ValueError(f"the environment plays two-player Gin; these rules are for {self.rules.game!r}")
         if episode not in ("match", "hand"):
             raise ValueError(f"episode must be 'match' or 'hand', got {episode!r}")
         if reward is None:

@@ -1,4 +1,6 @@
-"""The rules of Gin Rummy (RULES.md): cards, melds, showdowns, hands, matches, views, records.
+"""The rules of Gin Rummy (RULES.md): cards, melds, showdowns, hands, matches, views, records;
+Gin for three players and for two teams, and classic Rummy for two to six (RULES.md §7-§8),
+all behind one `Game` interface (`new_game`).
 
 Pure and standard-library only: no I/O and no global randomness. `masks` is the same rules
 on 52-bit card masks, the API computer players call thousands of times per decision.
@@ -11,12 +13,32 @@ from .actions import (
     BigGin,
     Discard,
     Draw,
+    GameAction,
     Knock,
+    LayMeld,
+    LayOff,
     Pass,
     action_from_json,
+    game_action_from_json,
     parse_action,
+    parse_game_action,
 )
 from .cards import Card, CardError, CardSet, card_points, parse_card, parse_cards
+from .game import (
+    Game,
+    GameResult,
+    GameView,
+    HandOutcome,
+    Record,
+    game_from_record,
+    game_view_from_json,
+    load_game,
+    load_record,
+    new_game,
+)
+from .game_record import GameHandRecord, GameRecord, dumps_game, loads_game
+from .gin_table_views import GinTableView, TableHandView, TeamRoundResult
+from .gin_tables import TEAMS, GinTableResult, TeamGin, ThreeGin
 from .hand import (
     Hand,
     HandResult,
@@ -39,8 +61,21 @@ from .melds import (
 )
 from .record import HandRecord, MatchRecord, RecordError, dumps, loads
 from .render import render_hand, render_match
+from .rummy import DEAL_SIZES, RummyHand, RummyHandResult, RummyStep, TableMeld
+from .rummy_game import RummyGame, RummyGameResult
+from .rummy_melds import (
+    is_rummy_meld,
+    rummy_deadwood,
+    rummy_hand_points,
+    rummy_layoff_fits,
+    rummy_least_left,
+    rummy_melds,
+)
+from .rummy_views import RummyEvent, RummyView, build_rummy_view
 from .showdown import Layoff, Showdown, ShowdownError, best_layoffs, score_showdown
-from .variants import PRESETS, Rules, RulesError
+from .table_render import render_game
+from .tables import choose_first_dealer
+from .variants import GAMES, PRESETS, Rules, RulesError
 from .views import HandEnd, View, ViewError, build_view
 
 __all__ = [
@@ -51,14 +86,27 @@ __all__ = [
     "Card",
     "CardError",
     "CardSet",
+    "DEAL_SIZES",
     "Discard",
     "Draw",
+    "GAMES",
+    "Game",
+    "GameAction",
+    "GameHandRecord",
+    "GameRecord",
+    "GameResult",
+    "GameView",
+    "GinTableResult",
+    "GinTableView",
     "Hand",
     "HandEnd",
+    "HandOutcome",
     "HandRecord",
     "HandResult",
     "IllegalActionError",
     "Knock",
+    "LayMeld",
+    "LayOff",
     "Layoff",
     "LegalMasks",
     "Match",
@@ -69,35 +117,67 @@ __all__ = [
     "PRESETS",
     "Pass",
     "PublicStep",
+    "Record",
     "RecordError",
     "Rules",
     "RulesError",
+    "RummyEvent",
+    "RummyGame",
+    "RummyGameResult",
+    "RummyHand",
+    "RummyHandResult",
+    "RummyStep",
+    "RummyView",
     "Showdown",
     "ShowdownError",
     "Step",
+    "TEAMS",
+    "TableHandView",
+    "TableMeld",
+    "TeamGin",
+    "TeamRoundResult",
+    "ThreeGin",
     "View",
     "ViewError",
     "action_from_json",
     "all_best_arrangements",
     "best_arrangement",
     "best_layoffs",
+    "build_rummy_view",
     "build_view",
     "card_points",
+    "choose_first_dealer",
     "deadwood_points",
     "deal_order",
     "deal_seed",
     "dumps",
+    "dumps_game",
+    "game_action_from_json",
+    "game_from_record",
+    "game_view_from_json",
     "is_meld",
+    "is_rummy_meld",
     "knock_options",
+    "load_game",
+    "load_record",
     "loads",
     "masks",
+    "loads_game",
     "min_deadwood",
+    "new_game",
     "new_match",
     "parse_action",
     "parse_card",
     "parse_cards",
+    "parse_game_action",
+    "render_game",
     "render_hand",
     "render_match",
+    "rummy_deadwood",
+    "rummy_hand_points",
+    "rummy_layoff_fits",
+    "rummy_least_left",
+    "rummy_melds",
     "score_showdown",
     "seed_commitment",
 ]

@@ -1,4 +1,4 @@
-"""Player actions and their JSON form (PROTOCOL.md ACTION)."""
+"""Player actions and their JSON form (PROTOCOL.md ACTION; Rummy's melds and layoffs: docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .cards import Card, CardError, parse_card
+from .cards import Card, CardError, CardSet, parse_card, parse_cards
 
 __all__ = [
     "Action",
@@ -16,8 +16,13 @@ __all__ = [
     "Discard",
     "Knock",
     "BigGin",
+    "LayMeld",
+    "LayOff",
+    "GameAction",
     "action_from_json",
+    "game_action_from_json",
     "parse_action",
+    "parse_game_action",
 ]
 
 
@@ -90,7 +95,37 @@ class BigGin:
         return "big gin"
 
 
+@dataclass(frozen=True, slots=True)
+class LayMeld:
+    """Rummy: lay a meld from the hand face up on the table."""
+
+    cards: CardSet
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "meld", "cards": self.cards.to_json()}
+
+    def __str__(self) -> str:
+        return f"meld {self.cards}"
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff:
+    """Rummy: add a card from the hand to meld number `meld` on the table (any player's)."""
+
+    card: Card
+    meld: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "layoff", "card": str(self.card), "meld": self.meld}
+
+    def __str__(self) -> str:
+        return f"layoff {self.card} {self.meld}"
+
+
+#: The actions of two-player Gin (PROTOCOL.md version 1).
 Action = Pass | Draw | Discard | Knock | BigGin
+#: Every action of every game: Gin's plus Rummy's melds and layoffs.
+GameAction = Pass | Draw | Discard | Knock | BigGin | LayMeld | LayOff
 
 PASS = Pass()
 DRAW_STOCK = Draw("stock")
@@ -137,6 +172,64 @@ def action_from_json(data: Any) -> Action:
     if kind == "big_gin":
         return BIG_GIN
     raise ActionError(f"unknown action type {kind!r}; expected pass, draw, discard, knock or big_gin")
+
+
+def game_action_from_json(data: Any) -> GameAction:
+    """Any game's action from its JSON (Gin's actions, and Rummy's `meld` and `layoff`).
+
+    >>> game_action_from_json({"type": "layoff", "card": "9h", "meld": 2})
+    LayOff(card=Card.parse('9H'), meld=2)
+    """
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except ValueError as exc:
+            raise ActionError(f"action is not valid JSON: {exc}") from None
+    if isinstance(data, dict) and data.get("type") == "meld":
+        cards = data.get("cards")
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise ActionError('a meld action needs "cards", a list like ["7H", "8H", "9H"]')
+        try:
+            return LayMeld(parse_cards(cards))
+        except CardError as exc:
+            raise ActionError(str(exc)) from None
+    if isinstance(data, dict) and data.get("type") == "layoff":
+        meld = data.get("meld")
+        if not isinstance(meld, int) or isinstance(meld, bool) or meld < 0:
+            raise ActionError(f'a layoff needs "meld", the number of a table meld (0, 1, ...), got {meld!r}')
+        return LayOff(_card_field(data), meld)
+    try:
+        return action_from_json(data)
+    except ActionError as exc:
+        if str(exc).startswith("unknown action type"):
+            kind = data.get("type") if isinstance(data, dict) else None
+            raise ActionError(
+                f"unknown action type {kind!r}; expected pass, draw, discard, knock, big_gin, meld or layoff"
+            ) from None
+        raise
+
+
+def parse_game_action(text: str) -> GameAction:
+    """Parse a short text form of any game's action: those of `parse_action`, plus Rummy's
+    `meld 7H 8H 9H` and `layoff 9H 2` (card, then the table meld's number)."""
+    words = text.strip().split()
+    if words and words[0].lower() in ("meld", "m"):
+        if len(words) < 4:
+            raise ActionError("a meld needs three or more cards, e.g. 'meld 7H 8H 9H'")
+        try:
+            return LayMeld(parse_cards(words[1:]))
+        except CardError as exc:
+            raise ActionError(str(exc)) from None
+    if words and words[0].lower() in ("layoff", "lay") and len(words) == 3:
+        if not words[2].isdigit():
+            raise ActionError(
+                f"cannot read {text!r}: a layoff names a card and a table meld number, e.g. 'layoff 9H 2'"
+            )
+        try:
+            return LayOff(parse_card(words[1]), int(words[2]))
+        except CardError as exc:
+            raise ActionError(str(exc)) from None
+    return parse_action(text)
 
 
 def parse_action(text: str) -> Action:

@@ -6,7 +6,21 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final, Literal, NamedTuple
 
-from .actions import BIG_GIN, DRAW_DISCARD, DRAW_STOCK, PASS, Action, BigGin, Discard, Draw, Knock, Pass
+from .actions import (
+    BIG_GIN,
+    DRAW_DISCARD,
+    DRAW_STOCK,
+    PASS,
+    Action,
+    BigGin,
+    Discard,
+    Draw,
+    GameAction,
+    Knock,
+    LayMeld,
+    LayOff,
+    Pass,
+)
 from .cards import CARDS, Card, CardSet, parse_card
 from .masks import knock_options, least_deadwood
 from .showdown import Showdown, score_showdown
@@ -364,8 +378,12 @@ class Hand:
             actions.append(BIG_GIN)
         return actions
 
-    def check(self, action: Action, seat: int | None = None) -> None:
-        """Raise `IllegalActionError` saying why `action` is not allowed now; else return."""
+    def check(self, action: GameAction, seat: int | None = None) -> None:
+        """Raise `IllegalActionError` saying why `action` is not allowed now; else return.
+
+        Any game's action may be given: Rummy's melds and layoffs are refused like any
+        other action Gin does not allow now.
+        """
         if self.phase == "over":
             raise IllegalActionError("the hand is over; no action is allowed")
         if seat is not None and seat != self.to_act:
@@ -413,7 +431,7 @@ class Hand:
             return
         raise IllegalActionError(f"{action} is not allowed now: discard a card or knock")
 
-    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+    def is_legal(self, action: GameAction, seat: int | None = None) -> bool:
         """Whether `check` would accept the action."""
         try:
             self.check(action, seat)
@@ -423,9 +441,10 @@ class Hand:
 
     # -- transitions -----------------------------------------------------------
 
-    def apply(self, action: Action, seat: int | None = None) -> None:
+    def apply(self, action: GameAction, seat: int | None = None) -> None:
         """Apply a legal action; an illegal one raises and leaves the hand untouched."""
         self.check(action, seat)
+        assert not isinstance(action, (LayMeld, LayOff))  # check refuses them
         self._apply_unchecked(action)
 
     def _apply_unchecked(self, action: Action) -> None:

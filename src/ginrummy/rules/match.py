@@ -9,10 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action
+from .actions import Action, GameAction
 from .hand import Hand, HandResult, IllegalActionError
 from .record import HandRecord, MatchRecord
-from .variants import Rules
+from .variants import Rules, RulesError
 from .views import View, build_view
 
 __all__ = ["Match", "MatchResult", "new_match", "deal_seed", "seed_commitment", "MatchOverError"]
@@ -59,6 +59,11 @@ class MatchResult:
     shutout_bonus: tuple[int, int]
     hands_played: int
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seat, or none for a drawn match (the `Game` interface)."""
+        return () if self.winner is None else (self.winner,)
+
     def to_json(self) -> dict[str, Any]:
         """The result as a JSON object (records store it)."""
         return {
@@ -91,6 +96,10 @@ class Match:
         deal_bits: int = 64,
     ) -> None:
         self.rules = rules if rules is not None else Rules()
+        if self.rules.game != "gin":
+            raise RulesError(
+                f"these rules are for {self.rules.game!r}, not two-player Gin: start that game with new_game"
+            )
         self.seed = seed if seed is not None else secrets.randbits(63)
         if deal_bits not in DEAL_BITS:
             raise ValueError(f"deal seeds have 64 or 256 bits, not {deal_bits!r}")
@@ -149,6 +158,21 @@ class Match:
         return self.hands[-1].dealer
 
     @property
+    def seat_count(self) -> int:
+        """How many seats play (2)."""
+        return 2
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat scores for itself (the `Game` interface)."""
+        return ((0,), (1,))
+
+    @property
+    def seats_to_act(self) -> tuple[int, ...]:
+        """The seat whose move it is, or none once the match is over (the `Game` interface)."""
+        return () if self.result is not None else (self.hands[-1].to_act,)
+
+    @property
     def to_act(self) -> int | None:
         """The seat whose move it is, or None once the match is over."""
         return None if self.result is not None else self.hands[-1].to_act
@@ -158,9 +182,14 @@ class Match:
         """True once a total has reached the target."""
         return self.result is not None
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the seat to act may take."""
-        return [] if self.result is not None else self.hands[-1].legal_actions()
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every action the seat to act may take (none when `seat` is given and not to act)."""
+        if self.result is not None:
+            return []
+        hand = self.hands[-1]
+        if seat is not None and seat != hand.to_act:
+            return []
+        return hand.legal_actions()
 
     def view(self, seat: int) -> View:
         """What `seat` may know now (PROTOCOL.md VIEW)."""
@@ -181,13 +210,13 @@ class Match:
 
     # -- transitions -----------------------------------------------------------
 
-    def check(self, action: Action, seat: int | None = None) -> None:
+    def check(self, action: GameAction, seat: int | None = None) -> None:
         """Raise `IllegalActionError` saying why the action is not allowed now."""
         if self.result is not None:
             raise MatchOverError("the match is over; no action is allowed")
         self.hands[-1].check(action, seat)
 
-    def apply(self, action: Action, seat: int | None = None) -> HandResult | None:
+    def apply(self, action: GameAction, seat: int | None = None) -> HandResult | None:
         """Apply a legal action; returns the hand's result when the action ended a hand.
 
         An illegal action raises `IllegalActionError` and changes nothing.

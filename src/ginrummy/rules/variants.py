@@ -1,14 +1,29 @@
-"""Rules: every disputed rule of RULES.md as a field, with named presets."""
+"""Rules: every disputed rule of RULES.md as a field, with named presets for each game."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final, Literal
 
-__all__ = ["CUSTOM", "PRESETS", "RANGES", "Rules", "RulesError"]
+__all__ = ["CUSTOM", "GAMES", "PRESETS", "RANGES", "Rules", "RulesError"]
 
 FirstDealer = Literal["random", "cut"]
 NextDealer = Literal["alternate", "loser", "winner"]
+GameName = Literal["gin", "gin3", "gin4_teams", "rummy"]
+AceRank = Literal["low", "high", "either"]
+
+#: The games these rules describe, with the seats each allows (RULES.md §7, §8).
+GAMES: Final[dict[str, tuple[int, ...]]] = {
+    "gin": (2,),
+    "gin3": (3,),
+    "gin4_teams": (4,),
+    "rummy": (2, 3, 4, 5, 6),
+}
+
+# Fields that only the table games (three or more seats, classic Rummy) use. Two-player Gin
+# leaves them at their defaults and `to_json` leaves them out, so its JSON (PROTOCOL.md
+# version 1, match records) is exactly what it was before they existed.
+TABLE_FIELDS: Final = ("game", "players", "ace", "stock_turnovers", "rummy_multiplier")
 
 
 class RulesError(ValueError):
@@ -27,6 +42,10 @@ RANGES: Final[dict[str, tuple[int, int]]] = {
     "game_bonus": (0, 1000),
     "box_bonus": (0, 100),
     "shutout_bonus": (0, 1000),
+    # Rummy: turning the discard pile over more than ten times is no game; a rummy paid up
+    # to ten times over covers every house rule (double, triple).
+    "stock_turnovers": (0, 10),
+    "rummy_multiplier": (1, 10),
     "retake_limit": (1, 100),
 }
 #: The name of rules that are no preset exactly.
@@ -36,7 +55,12 @@ NAME_MAX: Final = 40
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
-    """The parameters of a Gin Rummy match (RULES.md §3, §5, §6).
+    """The parameters of a game: two-player Gin (RULES.md §3, §5, §6), Gin for three or four
+    (§7) or classic Rummy (§8), chosen by `game` and `players`.
+
+    With more than two seats, `next_dealer` names who deals next: `alternate` passes the
+    deal to the next seat (to the left; in team Gin to the other team), `loser`/`winner` to
+    the loser/winner of the hand (in team Gin, of the round).
 
     >>> Rules.preset("oklahoma").oklahoma
     True
@@ -65,6 +89,19 @@ class Rules:
     oklahoma: bool = False
     #: Oklahoma: a spade as first upcard doubles the hand's points.
     spade_double: bool = False
+    #: The game: two-player Gin, three-player Gin (the dealer sits out), four-player team
+    #: Gin (two hands at once, partners' points added) or classic Rummy (RULES.md §7-§8).
+    game: GameName = "gin"
+    #: Seats at the table: 2 for Gin, 3 for gin3, 4 for gin4_teams, 2 to 6 for Rummy.
+    players: int = 2
+    #: Rummy: the ace ranks low (A-2-3), high (Q-K-A) or either (never K-A-2); it counts 1.
+    ace: AceRank = "low"
+    #: Rummy: how many times the discard pile may be turned over as a new stock; when the
+    #: stock runs out after that, the hand is void (docs/rules.md).
+    stock_turnovers: int = 2
+    #: Rummy: a player who goes out "rummy" (all cards in one turn, nothing laid before)
+    #: is paid this many times the cards' value (1 = no rummy bonus).
+    rummy_multiplier: int = 2
     #: The end of an endless hand: the rules let two players keep taking each other's
     #: discards, and then the stock never shrinks. A hand is void (no score, as when the stock
     #: runs out) at the end of a turn in which a card was taken from the discard pile after it
@@ -93,13 +130,42 @@ class Rules:
                 raise RulesError(f"{name} must be true or false, got {getattr(self, name)!r}")
         if not isinstance(self.preset_name, str):
             raise RulesError(f"the rules' preset name must be text, got {self.preset_name!r}")
+        self._check_table_fields()
         # The name says which preset these rules are exactly, or "custom": a table labelled
         # "classic" always scores as classic does.
         object.__setattr__(self, "preset_name", _name_of(self))
 
+    def _check_table_fields(self) -> None:
+        game = self.game
+        if game not in GAMES:
+            raise RulesError(f"game must be one of {', '.join(GAMES)}, got {_shown(game)}")
+        seats = GAMES[game]
+        players = self.players
+        if not isinstance(players, int) or isinstance(players, bool) or players not in seats:
+            allowed = str(seats[0]) if len(seats) == 1 else f"{seats[0]} to {seats[-1]}"
+            raise RulesError(f"{game} is played by {allowed} players, got players={_shown(players)}")
+        if self.ace not in ("low", "high", "either"):
+            raise RulesError(f"ace must be 'low', 'high' or 'either', got {_shown(self.ace)}")
+        if game == "rummy":
+            if self.oklahoma or self.spade_double or self.big_gin_bonus is not None:
+                raise RulesError("Oklahoma and Big Gin are Gin variants: Rummy plays neither")
+            if self.next_dealer == "loser" and players > 2:
+                raise RulesError(
+                    "next_dealer 'loser' needs a single loser: in Rummy with more than two players "
+                    "choose 'alternate' (the deal passes left) or 'winner'"
+                )
+        else:
+            rummy_only = [
+                name
+                for name in ("ace", "stock_turnovers", "rummy_multiplier")
+                if getattr(self, name) != _TABLE_DEFAULTS[name]
+            ]
+            if rummy_only:
+                raise RulesError(f"only Rummy uses {', '.join(rummy_only)}; these rules are for {game!r}")
+
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """The named preset: `classic`, `hoyle`, `oklahoma` or `big_gin`."""
+        """The named preset: `classic`, `hoyle`, `oklahoma`, `big_gin`, `gin3`, `gin4_teams` or `rummy`."""
         key = name.strip().lower().replace("-", "_").replace(" ", "_")
         try:
             return PRESETS[key]
@@ -110,6 +176,30 @@ class Rules:
     def preset_names() -> tuple[str, ...]:
         """The names `Rules.preset` accepts."""
         return tuple(PRESETS)
+
+    @classmethod
+    def for_game(cls, game: str, players: int | None = None) -> Rules:
+        """The book rules of `game` for `players` seats (its preset when `players` is None).
+
+        Two-player Gin is `classic`. Rummy follows document 002: with two players the
+        winner of a hand deals the next, with more the deal passes left.
+
+        >>> Rules.for_game("rummy", 2).next_dealer, Rules.for_game("rummy", 5).next_dealer
+        ('winner', 'alternate')
+        """
+        if game not in GAMES:
+            raise RulesError(f"unknown game {_shown(game)}; choose one of {', '.join(GAMES)}")
+        rules = PRESETS["classic" if game == "gin" else game]
+        if players is None or players == rules.players:
+            return rules
+        if game == "rummy":
+            return rules.replace(players=players, next_dealer="winner" if players == 2 else "alternate")
+        return rules.replace(players=players)  # refused with the seats the game allows
+
+    @property
+    def seats(self) -> int:
+        """How many seats the game has (the `players` field)."""
+        return self.players
 
     def hand_terms(self, first_upcard: int) -> tuple[int, int]:
         """(knock limit, points multiplier) of a hand whose first upcard has index
@@ -157,7 +247,8 @@ class Rules:
     def to_json(self) -> dict[str, Any]:
         """Every field, with the preset name under `preset` (PROTOCOL.md VIEW `rules`)."""
         # Every field is a plain value: reading them directly is much cheaper than asdict's deep copy.
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        names = _GIN_JSON_FIELDS if self.game == "gin" else _ALL_FIELDS
+        data = {name: getattr(self, name) for name in names}
         data["preset"] = data.pop("preset_name")
         return data
 
@@ -182,7 +273,8 @@ class Rules:
         if key in PRESETS:
             base = PRESETS[key]
         else:
-            missing = {f.name for f in fields(cls)} - {"preset_name"} - _LATER_FIELDS - set(data)
+            written = _GIN_JSON_FIELDS if data.get("game", "gin") == "gin" else _ALL_FIELDS
+            missing = set(written) - {"preset_name"} - _LATER_FIELDS - set(data)
             if missing:
                 raise RulesError(
                     f"unknown rules preset {name!r}; choose one of {', '.join(PRESETS)} "
@@ -212,6 +304,9 @@ def _shown(value: Any) -> str:
 
 
 _RULE_FIELDS = tuple(f for f in fields(Rules) if f.name != "preset_name")
+_ALL_FIELDS: Final = tuple(f.name for f in fields(Rules))
+_GIN_JSON_FIELDS: Final = tuple(name for name in _ALL_FIELDS if name not in TABLE_FIELDS)
+_TABLE_DEFAULTS: Final = {f.name: f.default for f in fields(Rules) if f.name in TABLE_FIELDS}
 
 # Fields added after rules were first stored: rules saved without them take their defaults.
 _LATER_FIELDS: Final = frozenset({"retake_limit"})
@@ -232,4 +327,38 @@ PRESETS: Final[dict[str, Rules]] = {
     "oklahoma": Rules(preset_name="oklahoma", oklahoma=True, spade_double=True),
     # Big Gin: eleven melded cards end the hand for 31.
     "big_gin": Rules(preset_name="big_gin", big_gin_bonus=31),
+    # Three players (guide 000): the dealer deals to the other two and sits out, the role
+    # passes left each hand; the guide's cut for the first deal and its end-of-match bonuses.
+    "gin3": Rules(
+        preset_name="gin3",
+        game="gin3",
+        players=3,
+        first_dealer="cut",
+        next_dealer="alternate",
+        game_bonus=100,
+        box_bonus=25,
+        shutout_bonus=100,
+    ),
+    # Four players in two teams (guide 000; the partnership game's published figures: the
+    # low-cutting side deals, winners deal next, game to 125, game and shutout bonus 100,
+    # box bonus per round won).
+    "gin4_teams": Rules(
+        preset_name="gin4_teams",
+        game="gin4_teams",
+        players=4,
+        target=125,
+        first_dealer="cut",
+        next_dealer="winner",
+        game_bonus=100,
+        box_bonus=25,
+        shutout_bonus=100,
+    ),
+    # Classic Rummy (document 002) for four; `Rules.for_game("rummy", n)` seats two to six.
+    "rummy": Rules(
+        preset_name="rummy",
+        game="rummy",
+        players=4,
+        target=100,
+        next_dealer="alternate",
+    ),
 }

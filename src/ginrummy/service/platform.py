@@ -84,12 +84,16 @@ def parse_rules(value: Any) -> Rules:
         return Rules.preset("classic")
     try:
         if isinstance(value, str):
-            return Rules.preset(value)
-        if isinstance(value, dict):
-            return Rules.from_json(value)
+            rules = Rules.preset(value)
+        elif isinstance(value, dict):
+            rules = Rules.from_json(value)
+        else:
+            raise BadRequest(f"rules must be a preset name or an object, got {value!r}")
     except (RulesError, TypeError, ValueError) as exc:
         raise BadRequest(f"bad rules: {exc}") from None
-    raise BadRequest(f"rules must be a preset name or an object, got {value!r}")
+    if rules.game != "gin":
+        raise BadRequest(f"bad rules: the web platform plays two-player Gin only, not {rules.game!r}")
+    return rules
 
 
 def parse_turn_seconds(value: Any, default: float | None, minimum: float) -> float | None:

@@ -1,0 +1,596 @@
+"""Gin for three players and for two teams of two (RULES.md §7, guide 000; docs/rules.md).
+
+Both are made of ordinary two-player hands (`Hand`), each dealt from its own seed:
+
+- **Three players** (`ThreeGin`): each hand the dealer deals to the other two and sits out.
+  The player on the dealer's left (the next seat) is offered the first upcard first; the
+  one after holds the dealer's role in the hand. One running total per seat; the first to
+  reach the target ends the match. The deal passes by `rules.next_dealer`: `alternate` to
+  the next seat, `loser`/`winner` to the loser/winner of the hand; after a void hand (or a
+  tie that nobody scores) the same seat deals again.
+- **Two teams** (`TeamGin`): seats 0 and 2 against seats 1 and 3. Each round two hands are
+  played at once, every player against one opponent; opponents change every round (odd
+  rounds 0-1 and 2-3, even rounds 0-3 and 2-1). One team deals both hands. When both are
+  over each team adds up the points its players scored, and the team ahead scores the
+  difference. The first team total to reach the target ends the match. A void hand counts
+  0 and is not replayed; a round where both hands are void is dealt again by the same team.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .actions import Action, GameAction, LayMeld, LayOff
+from .game_record import GameHandRecord, GameRecord, replay_hands
+from .gin_table_views import GinTableView, TableHandView, TeamRoundResult, table_hand_view
+from .hand import Hand, HandResult, NotYourTurnError
+from .match import MatchOverError, deal_seed
+from .tables import choose_first_dealer
+from .variants import Rules, RulesError
+
+__all__ = ["TEAMS", "GinTableResult", "TeamGin", "ThreeGin"]
+
+#: Team Gin's teams: partners sit opposite.
+TEAMS: Final = ((0, 2), (1, 3))
+
+
+@dataclass(frozen=True, slots=True)
+class GinTableResult:
+    """The end of a three-player or team match: totals with bonuses, per seat or per team.
+
+    `winner` is a seat (three players) or a team (team Gin), None when the top totals tie.
+    """
+
+    winner: int | None
+    scores: tuple[int, ...]
+    points: tuple[int, ...]  # hand (or round) points only, before end-of-match bonuses
+    hands_won: tuple[int, ...]  # hands won (three players) or rounds won (teams)
+    game_bonus: tuple[int, ...]
+    box_bonus: tuple[int, ...]
+    shutout_bonus: tuple[int, ...]
+    hands_played: int
+    teams: bool = False
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats: one player, or both partners of the winning team."""
+        if self.winner is None:
+            return ()
+        return TEAMS[self.winner] if self.teams else (self.winner,)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as a JSON object (records store it)."""
+        return {
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "points": list(self.points),
+            "hands_won": list(self.hands_won),
+            "game_bonus": list(self.game_bonus),
+            "box_bonus": list(self.box_bonus),
+            "shutout_bonus": list(self.shutout_bonus),
+            "hands_played": self.hands_played,
+        }
+
+
+def _check_seat(seat: int | None, seats: int) -> None:
+    if seat is not None and not (type(seat) is int and 0 <= seat < seats):
+        raise NotYourTurnError(f"there is no seat {seat!r}: seats are 0 to {seats - 1}")
+
+
+def _final_result(
+    points: list[int], hands_won: list[int], rules: Rules, hands_played: int, *, teams: bool
+) -> GinTableResult:
+    """End-of-match bonuses (RULES.md §6) for several totals: the game bonus goes to the top
+    total, the box bonus to everyone per hand won, and the shutout bonus to the top total
+    once for every other side that won no hand."""
+    n = len(points)
+    leader = max(range(n), key=lambda s: (points[s], -s))
+    game = [rules.game_bonus if s == leader else 0 for s in range(n)]
+    box = [rules.box_bonus * hands_won[s] for s in range(n)]
+    shutouts = sum(1 for s in range(n) if s != leader and hands_won[s] == 0)
+    shutout = [rules.shutout_bonus * shutouts if s == leader else 0 for s in range(n)]
+    final = [points[s] + game[s] + box[s] + shutout[s] for s in range(n)]
+    top = max(final)
+    leaders = [s for s in range(n) if final[s] == top]
+    return GinTableResult(
+        winner=leaders[0] if len(leaders) == 1 else None,
+        scores=tuple(final),
+        points=tuple(points),
+        hands_won=tuple(hands_won),
+        game_bonus=tuple(game),
+        box_bonus=tuple(box),
+        shutout_bonus=tuple(shutout),
+        hands_played=hands_played,
+        teams=teams,
+    )
+
+
+class ThreeGin:
+    """Three-player Gin: the dealer sits out each hand; three running totals to the target.
+
+    >>> game = ThreeGin(Rules.preset("gin3"), seed=5)
+    >>> sitting_out = game.dealer
+    >>> game.view(sitting_out).tables[0].hand is None, len(game.seats_to_act)
+    (True, 1)
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seed: int | str | None = None,
+        seed_source: Callable[[int], int] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        rules = rules if rules is not None else Rules.preset("gin3")
+        if rules.game != "gin3":
+            raise RulesError(f"these rules are for {rules.game!r}: start that game with new_game")
+        self.rules = rules
+        self.seed: int | str = seed if seed is not None else secrets.randbits(63)
+        self._seed_source = seed_source
+        self.scores = [0, 0, 0]
+        self.hands_won = [0, 0, 0]
+        self.hands: list[Hand] = []
+        self.dealers: list[int] = []  # the seat that dealt (and sat out) each hand
+        self.scores_after: list[tuple[int, ...]] = []
+        self.result: GinTableResult | None = None
+        if first_dealer is None:
+            first_dealer = choose_first_dealer(self.seed, rules.first_dealer, 3)
+        self._start_hand(first_dealer)
+
+    def next_deal_seed(self) -> int:
+        """The seed the next deal will use."""
+        index = len(self.hands)
+        return self._seed_source(index) if self._seed_source is not None else deal_seed(self.seed, index)
+
+    def _start_hand(self, dealer: int) -> None:
+        # The inner hand's seat 0 is the dealer's left, offered the first upcard; seat 1
+        # plays the dealer's role (RULES.md §3.3).
+        self.hands.append(Hand(self.rules, self.next_deal_seed(), 1))
+        self.dealers.append(dealer)
+
+    def players_of(self, hand_number: int) -> tuple[int, int]:
+        """The two seats playing hand `hand_number`: the dealer's left first, then the next."""
+        dealer = self.dealers[hand_number - 1]
+        return ((dealer + 1) % 3, (dealer + 2) % 3)
+
+    # -- the Game interface ------------------------------------------------------
+
+    @property
+    def seat_count(self) -> int:
+        """How many seats play (3)."""
+        return 3
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat scores for itself."""
+        return ((0,), (1,), (2,))
+
+    @property
+    def hand(self) -> Hand:
+        """The hand being played (the last one once the match is over)."""
+        return self.hands[-1]
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the current deal, void deals included."""
+        return len(self.hands)
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt the current hand and sits it out."""
+        return self.dealers[-1]
+
+    @property
+    def seats_to_act(self) -> tuple[int, ...]:
+        """The seat whose move it is, or none once the match is over."""
+        if self.result is not None:
+            return ()
+        return (self.players_of(len(self.hands))[self.hands[-1].to_act],)
+
+    @property
+    def is_over(self) -> bool:
+        """True once a total has reached the target."""
+        return self.result is not None
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every action `seat` (by default the seat to act) may take now."""
+        if self.result is not None:
+            return []
+        if seat is not None and (seat,) != self.seats_to_act:
+            return []
+        return self.hands[-1].legal_actions()
+
+    def check(self, action: GameAction, seat: int | None = None) -> None:
+        """Raise `IllegalActionError` saying why the action is not allowed now."""
+        if self.result is not None:
+            raise MatchOverError("the match is over; no action is allowed")
+        _check_seat(seat, 3)
+        if seat is not None and seat == self.dealer:
+            raise NotYourTurnError(f"seat {seat} dealt this hand and sits it out")
+        hand = self.hands[-1]
+        inner = None if seat is None else self.players_of(len(self.hands)).index(seat)
+        hand.check(action, inner)
+
+    def apply(self, action: GameAction, seat: int | None = None) -> HandResult | None:
+        """Apply a legal action; returns the hand's result when the action ended a hand.
+
+        An illegal action raises `IllegalActionError` and changes nothing.
+        """
+        self.check(action, seat)
+        assert not isinstance(action, (LayMeld, LayOff))
+        hand = self.hands[-1]
+        hand._apply_unchecked(action)
+        if hand.result is None:
+            return None
+        self._end_hand(hand.result)
+        return hand.result
+
+    def _end_hand(self, result: HandResult) -> None:
+        players = self.players_of(len(self.hands))
+        if result.scorer is not None:
+            scorer = players[result.scorer]
+            self.scores[scorer] += result.points
+            self.hands_won[scorer] += 1
+        self.scores_after.append(tuple(self.scores))
+        if max(self.scores) >= self.rules.target:
+            self.result = _final_result(self.scores, self.hands_won, self.rules, len(self.hands), teams=False)
+            return
+        self._start_hand(self._next_dealer(result, players))
+
+    def _next_dealer(self, result: HandResult, players: tuple[int, int]) -> int:
+        dealer = self.dealers[-1]
+        rule = self.rules.next_dealer
+        if result.outcome == "void" or (result.scorer is None and rule != "alternate"):
+            return dealer
+        if rule == "alternate":
+            return (dealer + 1) % 3
+        assert result.scorer is not None
+        return players[result.scorer] if rule == "winner" else players[1 - result.scorer]
+
+    def scores_at(self, hand_number: int) -> tuple[int, ...]:
+        """The totals after hand `hand_number` if it is over, else the totals now."""
+        if hand_number <= len(self.scores_after):
+            return self.scores_after[hand_number - 1]
+        return tuple(self.scores)
+
+    def view(self, seat: int) -> GinTableView:
+        """What `seat` may know now (the seat sitting out holds no card and sees none hidden)."""
+        return self.hand_view(seat, len(self.hands))
+
+    def hand_view(self, seat: int, hand_number: int) -> GinTableView:
+        """`seat`'s view of hand `hand_number` (1-based); a finished hand shows its showdown."""
+        if not (type(seat) is int and 0 <= seat < 3):
+            raise ValueError(f"seat must be 0, 1 or 2, got {seat!r}")
+        if not 1 <= hand_number <= len(self.hands):
+            raise ValueError(f"no hand {hand_number}; {len(self.hands)} dealt so far")
+        hand = self.hands[hand_number - 1]
+        players = self.players_of(hand_number)
+        table = table_hand_view(hand, players, seat, hand_number=hand_number)
+        acting = hand.phase != "over" and players[hand.to_act] == seat
+        return GinTableView(
+            game="gin3",
+            seat=seat,
+            players=3,
+            dealer=self.dealers[hand_number - 1],
+            hand_number=hand_number,
+            scores=self.scores_at(hand_number),
+            rules=self.rules,
+            tables=(table,),
+            legal=tuple(hand.legal_actions()) if acting else (),
+        )
+
+    # -- records -----------------------------------------------------------------
+
+    def deal_summary(self, hand_number: int) -> tuple[tuple[int, ...], int, dict[str, Any] | None]:
+        """Hand `hand_number`'s seed, dealer and result (JSON, in the game's seats)."""
+        hand = self.hands[hand_number - 1]
+        return (
+            (hand.seed,),
+            self.dealers[hand_number - 1],
+            _hand_result_json(hand, self.players_of(hand_number)),
+        )
+
+    def record(self) -> GameRecord:
+        """The match so far: rules, every deal's seed and dealer, every action, every result."""
+        hands = []
+        for number, hand in enumerate(self.hands, start=1):
+            seeds, dealer, result = self.deal_summary(number)
+            players = self.players_of(number)
+            actions = tuple((players[step.seat], step.action) for step in hand.steps)
+            hands.append(GameHandRecord(seeds, dealer, actions, result))
+        return GameRecord(
+            self.rules, self.seed, tuple(hands), self.result.to_json() if self.result is not None else None
+        )
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> ThreeGin:
+        """Replay a record into a match in the same state; raise `ValueError` if it disagrees."""
+        seeds = [h.seeds[0] for h in record.hands]
+
+        def source(index: int) -> int:
+            return seeds[index] if index < len(seeds) else deal_seed(record.seed, index)
+
+        first = record.hands[0].dealer if record.hands else None
+        game = cls(record.rules, seed=record.seed, seed_source=source, first_dealer=first)
+        replay_hands(game, record)
+        return game
+
+    def __repr__(self) -> str:
+        return f"<ThreeGin hand={len(self.hands)} scores={self.scores} over={self.is_over}>"
+
+
+def _hand_result_json(hand: Hand, players: tuple[int, int]) -> dict[str, Any] | None:
+    result = hand.result
+    if result is None:
+        return None
+    return {
+        "outcome": result.outcome,
+        "scorer": None if result.scorer is None else players[result.scorer],
+        "points": result.points,
+        "knocker": None if result.knocker is None else players[result.knocker],
+    }
+
+
+class TeamGin:
+    """Four-player team Gin: two hands at once each round, partners' points added, the team
+    ahead scoring the difference.
+
+    >>> game = TeamGin(Rules.preset("gin4_teams"), seed=2)
+    >>> len(game.seats_to_act), [t.players for t in game.view(0).tables]
+    (2, [(0, 1), (2, 3)])
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seed: int | str | None = None,
+        seed_source: Callable[[int], int] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        rules = rules if rules is not None else Rules.preset("gin4_teams")
+        if rules.game != "gin4_teams":
+            raise RulesError(f"these rules are for {rules.game!r}: start that game with new_game")
+        self.rules = rules
+        self.seed: int | str = seed if seed is not None else secrets.randbits(63)
+        self._seed_source = seed_source
+        self.scores = [0, 0]  # per team
+        self.rounds_won = [0, 0]
+        self.rounds: list[tuple[Hand, Hand]] = []
+        self.dealers: list[int] = []  # the team that dealt each round
+        self.round_results: list[TeamRoundResult] = []
+        self.round_order: list[list[int]] = []  # per round: the hand (0 or 1) of each action in turn
+        self.scores_after: list[tuple[int, ...]] = []
+        self.result: GinTableResult | None = None
+        if first_dealer is None:
+            # One player of each team cuts (seat 0 for team 0, seat 1 for team 1): low deals.
+            first_dealer = choose_first_dealer(self.seed, rules.first_dealer, 2)
+        self._start_round(first_dealer)
+
+    def _deal_seed(self, index: int) -> int:
+        return self._seed_source(index) if self._seed_source is not None else deal_seed(self.seed, index)
+
+    def _start_round(self, team: int) -> None:
+        first = 2 * len(self.rounds)
+        # Inner seat 0 is the team-0 player; the dealing team's players hold the dealer's role.
+        self.rounds.append(
+            (
+                Hand(self.rules, self._deal_seed(first), team),
+                Hand(self.rules, self._deal_seed(first + 1), team),
+            )
+        )
+        self.dealers.append(team)
+        self.round_order.append([])
+
+    @staticmethod
+    def pairing(round_number: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The two hands' players in round `round_number` (1-based): (team-0 seat, team-1 seat)."""
+        return ((0, 1), (2, 3)) if round_number % 2 == 1 else ((0, 3), (2, 1))
+
+    def _table_of(self, seat: int) -> int:
+        tables = self.pairing(len(self.rounds))
+        return 0 if seat in tables[0] else 1
+
+    # -- the Game interface ------------------------------------------------------
+
+    @property
+    def seat_count(self) -> int:
+        """How many seats play (4)."""
+        return 4
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The two teams: `scores[0]` is seats 0 and 2's total, `scores[1]` seats 1 and 3's."""
+        return TEAMS
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the current round (two hands), void rounds included."""
+        return len(self.rounds)
+
+    @property
+    def dealer(self) -> int:
+        """The team that dealt the current round (0: seats 0 and 2; 1: seats 1 and 3)."""
+        return self.dealers[-1]
+
+    @property
+    def seats_to_act(self) -> tuple[int, ...]:
+        """Every seat with a move to make: one per hand still being played (so up to two)."""
+        if self.result is not None:
+            return ()
+        tables = self.pairing(len(self.rounds))
+        return tuple(
+            sorted(tables[t][hand.to_act] for t, hand in enumerate(self.rounds[-1]) if hand.phase != "over")
+        )
+
+    @property
+    def is_over(self) -> bool:
+        """True once a team total has reached the target."""
+        return self.result is not None
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every action `seat` may take now (by default the lowest seat to act)."""
+        acting = self.seats_to_act
+        if not acting:
+            return []
+        if seat is None:
+            seat = acting[0]
+        if seat not in acting:
+            return []
+        return self.rounds[-1][self._table_of(seat)].legal_actions()
+
+    def check(self, action: GameAction, seat: int | None = None) -> None:
+        """Raise `IllegalActionError` saying why the action is not allowed now.
+
+        Two seats may act at once here, so the seat must be given.
+        """
+        if self.result is not None:
+            raise MatchOverError("the match is over; no action is allowed")
+        if seat is None:
+            raise NotYourTurnError("team Gin plays two hands at once: say which seat acts")
+        _check_seat(seat, 4)
+        table = self._table_of(seat)
+        hand = self.rounds[-1][table]
+        if hand.phase == "over":
+            raise NotYourTurnError(f"seat {seat}'s hand is over; the round ends when the other hand does")
+        players = self.pairing(len(self.rounds))[table]
+        hand.check(action, players.index(seat))
+
+    def apply(self, action: GameAction, seat: int | None = None) -> HandResult | None:
+        """Apply a legal action; returns the hand's result when the action ended that seat's hand.
+
+        The round is scored, and the next one dealt, when both hands are over.
+        """
+        self.check(action, seat)
+        assert seat is not None and not isinstance(action, (LayMeld, LayOff))
+        table = self._table_of(seat)
+        hand = self.rounds[-1][table]
+        hand._apply_unchecked(action)
+        self.round_order[-1].append(table)
+        if hand.result is None:
+            return None
+        if all(h.result is not None for h in self.rounds[-1]):
+            self._end_round()
+        return hand.result
+
+    def _end_round(self) -> None:
+        number = len(self.rounds)
+        team_points = [0, 0]
+        for hand, players in zip(self.rounds[-1], self.pairing(number), strict=True):
+            result = hand.result
+            assert result is not None
+            if result.scorer is not None:
+                team_points[players[result.scorer] % 2] += result.points
+        difference = abs(team_points[0] - team_points[1])
+        scorer = None if difference == 0 else (0 if team_points[0] > team_points[1] else 1)
+        self.round_results.append(TeamRoundResult((team_points[0], team_points[1]), scorer, difference))
+        if scorer is not None:
+            self.scores[scorer] += difference
+            self.rounds_won[scorer] += 1
+        self.scores_after.append(tuple(self.scores))
+        if max(self.scores) >= self.rules.target:
+            self.result = _final_result(self.scores, self.rounds_won, self.rules, number, teams=True)
+            return
+        self._start_round(self._next_dealer(scorer))
+
+    def _next_dealer(self, scorer: int | None) -> int:
+        team = self.dealers[-1]
+        both_void = all(h.result is not None and h.result.outcome == "void" for h in self.rounds[-1])
+        rule = self.rules.next_dealer
+        if both_void or (scorer is None and rule != "alternate"):
+            return team
+        if rule == "alternate":
+            return 1 - team
+        assert scorer is not None
+        return scorer if rule == "winner" else 1 - scorer
+
+    def scores_at(self, round_number: int) -> tuple[int, ...]:
+        """The team totals after round `round_number` if it is over, else the totals now."""
+        if round_number <= len(self.scores_after):
+            return self.scores_after[round_number - 1]
+        return tuple(self.scores)
+
+    def view(self, seat: int) -> GinTableView:
+        """What `seat` may know now: its own hand, and the public side of its partner's."""
+        return self.hand_view(seat, len(self.rounds))
+
+    def hand_view(self, seat: int, hand_number: int) -> GinTableView:
+        """`seat`'s view of round `hand_number` (1-based); finished hands show their showdowns."""
+        if not (type(seat) is int and 0 <= seat < 4):
+            raise ValueError(f"seat must be 0 to 3, got {seat!r}")
+        if not 1 <= hand_number <= len(self.rounds):
+            raise ValueError(f"no round {hand_number}; {len(self.rounds)} dealt so far")
+        hands = self.rounds[hand_number - 1]
+        pairing = self.pairing(hand_number)
+        tables: list[TableHandView] = []
+        legal: tuple[Action, ...] = ()
+        for hand, players in zip(hands, pairing, strict=True):
+            tables.append(table_hand_view(hand, players, seat, hand_number=hand_number))
+            if seat in players and hand.phase != "over" and players[hand.to_act] == seat:
+                legal = tuple(hand.legal_actions())
+        return GinTableView(
+            game="gin4_teams",
+            seat=seat,
+            players=4,
+            dealer=self.dealers[hand_number - 1],
+            hand_number=hand_number,
+            scores=self.scores_at(hand_number),
+            rules=self.rules,
+            tables=(tables[0], tables[1]),
+            legal=legal,
+            round=self.round_results[hand_number - 1] if hand_number <= len(self.round_results) else None,
+        )
+
+    # -- records -----------------------------------------------------------------
+
+    def deal_summary(self, hand_number: int) -> tuple[tuple[int, ...], int, dict[str, Any] | None]:
+        """Round `hand_number`'s two seeds, dealing team and result (JSON, in the game's seats)."""
+        hands = self.rounds[hand_number - 1]
+        result = None
+        if hand_number <= len(self.round_results):
+            pairing = self.pairing(hand_number)
+            result = {
+                "hands": [_hand_result_json(h, p) for h, p in zip(hands, pairing, strict=True)],
+                **self.round_results[hand_number - 1].to_json(),
+            }
+        return (hands[0].seed, hands[1].seed), self.dealers[hand_number - 1], result
+
+    def record(self) -> GameRecord:
+        """The match so far; each round's actions of both hands in the order they were played."""
+        hands = []
+        for number, (round_hands, order) in enumerate(
+            zip(self.rounds, self.round_order, strict=True), start=1
+        ):
+            seeds, dealer, result = self.deal_summary(number)
+            pairing = self.pairing(number)
+            steps = [iter(round_hands[0].steps), iter(round_hands[1].steps)]
+            actions = []
+            for table in order:
+                step = next(steps[table])
+                actions.append((pairing[table][step.seat], step.action))
+            hands.append(GameHandRecord(seeds, dealer, tuple(actions), result))
+        return GameRecord(
+            self.rules, self.seed, tuple(hands), self.result.to_json() if self.result is not None else None
+        )
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> TeamGin:
+        """Replay a record into a match in the same state; raise `ValueError` if it disagrees."""
+        seeds = [seed for h in record.hands for seed in h.seeds]
+        if any(len(h.seeds) != 2 for h in record.hands):
+            raise ValueError("every team Gin round has two seeds, one per hand")
+
+        def source(index: int) -> int:
+            return seeds[index] if index < len(seeds) else deal_seed(record.seed, index)
+
+        first = record.hands[0].dealer if record.hands else None
+        game = cls(record.rules, seed=record.seed, seed_source=source, first_dealer=first)
+        replay_hands(game, record)
+        return game
+
+    def __repr__(self) -> str:
+        return f"<TeamGin round={len(self.rounds)} scores={self.scores} over={self.is_over}>"

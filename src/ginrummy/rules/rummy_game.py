@@ -1,0 +1,242 @@
+"""Classic Rummy to the target: hands dealt one after another, balances, the dealer's rotation."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import GameAction
+from .game_record import GameHandRecord, GameRecord, replay_hands
+from .hand import NotYourTurnError
+from .match import MatchOverError, deal_seed
+from .rummy import RummyHand, RummyHandResult
+from .rummy_views import RummyView, build_rummy_view
+from .tables import choose_first_dealer
+from .variants import Rules, RulesError
+
+__all__ = ["RummyGame", "RummyGameResult"]
+
+
+@dataclass(frozen=True, slots=True)
+class RummyGameResult:
+    """The end of a game: each seat's balance (received minus paid), the winner, hands won."""
+
+    winner: int | None
+    scores: tuple[int, ...]
+    hands_won: tuple[int, ...]
+    hands_played: int
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats (one, or none)."""
+        return () if self.winner is None else (self.winner,)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as a JSON object (records store it)."""
+        return {
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "hands_won": list(self.hands_won),
+            "hands_played": self.hands_played,
+        }
+
+
+class RummyGame:
+    """Hands of classic Rummy until a balance reaches the target; the next hand is dealt at once.
+
+    Each seat's score is its balance: what it was paid minus what it paid, so the scores
+    always sum to zero. The first balance to reach `rules.target` ends the game.
+
+    >>> game = RummyGame(Rules.preset("rummy"), seed=3)
+    >>> game.seat_count, len(game.view(game.seats_to_act[0]).hand), game.hand.stock_count
+    (4, 7, 23)
+    """
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seed: int | str | None = None,
+        seed_source: Callable[[int], int] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        rules = rules if rules is not None else Rules.preset("rummy")
+        if rules.game != "rummy":
+            raise RulesError(f"these rules are for {rules.game!r}: start that game with new_game")
+        self.rules = rules
+        self.seed: int | str = seed if seed is not None else secrets.randbits(63)
+        self._seed_source = seed_source
+        n = rules.players
+        self.scores = [0] * n
+        self.hands_won = [0] * n
+        self.hands: list[RummyHand] = []
+        self.scores_after: list[tuple[int, ...]] = []
+        self.result: RummyGameResult | None = None
+        if first_dealer is None:
+            first_dealer = choose_first_dealer(self.seed, rules.first_dealer, n)
+        self._start_hand(first_dealer)
+
+    def next_deal_seed(self) -> int:
+        """The seed the next deal will use."""
+        index = len(self.hands)
+        if self._seed_source is not None:
+            return self._seed_source(index)
+        return deal_seed(self.seed, index)
+
+    def _start_hand(self, dealer: int) -> None:
+        self.hands.append(RummyHand(self.rules, self.next_deal_seed(), dealer))
+
+    # -- the Game interface ------------------------------------------------------
+
+    @property
+    def seat_count(self) -> int:
+        """How many seats play."""
+        return self.rules.players
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat scores for itself."""
+        return tuple((s,) for s in range(self.rules.players))
+
+    @property
+    def hand(self) -> RummyHand:
+        """The hand being played (the last one once the game is over)."""
+        return self.hands[-1]
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the current deal, void deals included."""
+        return len(self.hands)
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the current hand."""
+        return self.hands[-1].dealer
+
+    @property
+    def seats_to_act(self) -> tuple[int, ...]:
+        """The seat whose turn it is (one at a time in Rummy), or none once the game is over."""
+        return () if self.result is not None else (self.hands[-1].to_act,)
+
+    @property
+    def is_over(self) -> bool:
+        """True once a balance has reached the target."""
+        return self.result is not None
+
+    def legal_actions(self, seat: int | None = None) -> list[GameAction]:
+        """Every action `seat` (by default the seat to act) may take now."""
+        return [] if self.result is not None else self.hands[-1].legal_actions(seat)
+
+    def check(self, action: GameAction, seat: int | None = None) -> None:
+        """Raise `IllegalActionError` saying why the action is not allowed now."""
+        if self.result is not None:
+            raise MatchOverError("the game is over; no action is allowed")
+        self._check_seat(seat)
+        self.hands[-1].check(action, seat)
+
+    def _check_seat(self, seat: int | None) -> None:
+        if seat is not None and not (type(seat) is int and 0 <= seat < self.rules.players):
+            raise NotYourTurnError(f"there is no seat {seat!r}: seats are 0 to {self.rules.players - 1}")
+
+    def apply(self, action: GameAction, seat: int | None = None) -> RummyHandResult | None:
+        """Apply a legal action; returns the hand's result when the action ended a hand.
+
+        An illegal action raises `IllegalActionError` and changes nothing.
+        """
+        self.check(action, seat)
+        hand = self.hands[-1]
+        hand._apply_unchecked(action)
+        if hand.result is None:
+            return None
+        self._end_hand(hand.result)
+        return hand.result
+
+    def _end_hand(self, result: RummyHandResult) -> None:
+        for s, amount in enumerate(result.payments):
+            self.scores[s] += amount
+        if result.winner is not None:
+            self.hands_won[result.winner] += 1
+        self.scores_after.append(tuple(self.scores))
+        if max(self.scores) >= self.rules.target:
+            top = max(self.scores)
+            leaders = [s for s, v in enumerate(self.scores) if v == top]
+            self.result = RummyGameResult(
+                winner=leaders[0] if len(leaders) == 1 else None,
+                scores=tuple(self.scores),
+                hands_won=tuple(self.hands_won),
+                hands_played=len(self.hands),
+            )
+            return
+        self._start_hand(self._next_dealer(result))
+
+    def _next_dealer(self, result: RummyHandResult) -> int:
+        dealer = self.hands[-1].dealer
+        if result.winner is None:
+            return dealer  # a void hand is dealt again by the same dealer
+        rule = self.rules.next_dealer
+        if rule == "winner":
+            return result.winner
+        if rule == "loser":  # two players only (the rules refuse it for more)
+            return 1 - result.winner
+        return (dealer + 1) % self.rules.players
+
+    def view(self, seat: int) -> RummyView:
+        """What `seat` may know now."""
+        return self.hand_view(seat, len(self.hands))
+
+    def hand_view(self, seat: int, hand_number: int) -> RummyView:
+        """`seat`'s view of hand `hand_number` (1-based); a finished hand shows every payment."""
+        self._view_seat(seat)
+        if not 1 <= hand_number <= len(self.hands):
+            raise ValueError(f"no hand {hand_number}; {len(self.hands)} dealt so far")
+        hand = self.hands[hand_number - 1]
+        return build_rummy_view(hand, seat, hand_number=hand_number, scores=self.scores_at(hand_number))
+
+    def _view_seat(self, seat: int) -> None:
+        if not (type(seat) is int and 0 <= seat < self.rules.players):
+            raise ValueError(f"seat must be 0 to {self.rules.players - 1}, got {seat!r}")
+
+    def scores_at(self, hand_number: int) -> tuple[int, ...]:
+        """The balances after hand `hand_number` if it is over, else the balances now."""
+        if hand_number <= len(self.scores_after):
+            return self.scores_after[hand_number - 1]
+        return tuple(self.scores)
+
+    # -- records -----------------------------------------------------------------
+
+    def deal_summary(self, hand_number: int) -> tuple[tuple[int, ...], int, dict[str, Any] | None]:
+        """Hand `hand_number`'s seeds, dealer and result (JSON), as its record holds them."""
+        hand = self.hands[hand_number - 1]
+        return (hand.seed,), hand.dealer, hand.result.to_json() if hand.result is not None else None
+
+    def record(self) -> GameRecord:
+        """The game so far: rules, every deal's seed and dealer, every action, every result."""
+        hands = []
+        for number, hand in enumerate(self.hands, start=1):
+            seeds, dealer, result = self.deal_summary(number)
+            actions = tuple((step.seat, step.action) for step in hand.steps)
+            hands.append(GameHandRecord(seeds, dealer, actions, result))
+        return GameRecord(
+            rules=self.rules,
+            seed=self.seed,
+            hands=tuple(hands),
+            result=self.result.to_json() if self.result is not None else None,
+        )
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> RummyGame:
+        """Replay a record into a game in the same state; raise `ValueError` if it disagrees."""
+        seeds = [h.seeds[0] for h in record.hands]
+
+        def source(index: int) -> int:
+            return seeds[index] if index < len(seeds) else deal_seed(record.seed, index)
+
+        first = record.hands[0].dealer if record.hands else None
+        game = cls(record.rules, seed=record.seed, seed_source=source, first_dealer=first)
+        replay_hands(game, record)
+        return game
+
+    def __repr__(self) -> str:
+        return f"<RummyGame hand={len(self.hands)} scores={self.scores} over={self.is_over}>"

@@ -1,0 +1,174 @@
+"""The one `Game` interface over every game: two-player Gin's `Match` satisfies it unchanged, and a
+host written only against it plays all four games (the static proof is mypy's check of
+`rules.game._GAMES`)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from ginrummy import (
+    Discard,
+    Draw,
+    Game,
+    GameRecord,
+    GinTableView,
+    HandOutcome,
+    IllegalActionError,
+    LayMeld,
+    Match,
+    MatchOverError,
+    MatchRecord,
+    NotYourTurnError,
+    RecordError,
+    Rules,
+    RulesError,
+    RummyView,
+    View,
+    ViewError,
+    game_from_record,
+    game_view_from_json,
+    load_game,
+    load_record,
+    new_game,
+    new_match,
+    parse_cards,
+)
+
+PRESETS = ("classic", "hoyle", "gin3", "gin4_teams", "rummy")
+
+
+def host_plays(game: Game, rng: random.Random) -> list[str]:
+    """A host that knows only the `Game` interface: plays to the end, returns the outcomes seen."""
+    outcomes = []
+    while not game.is_over:
+        seat = rng.choice(game.seats_to_act)
+        legal = list(game.legal_actions(seat))
+        endings = [a for a in legal if type(a).__name__ in ("Knock", "LayMeld", "LayOff", "BigGin")]
+        action = rng.choice(endings) if endings and rng.random() < 0.8 else rng.choice(legal)
+        game.check(action, seat)
+        number = game.hand_number  # the deal this action belongs to
+        ended = game.apply(action, seat)
+        if ended is not None:
+            assert isinstance(ended, HandOutcome)
+            outcomes.append(ended.outcome)
+            for s in range(game.seat_count):
+                finished = game.hand_view(s, number)
+                assert finished.to_json() == game_view_from_json(finished.to_json()).to_json()
+    result = game.result
+    assert result is not None and result.winners
+    side = next(i for i, seats in enumerate(game.sides) if result.winners[0] in seats)
+    assert set(game.sides[side]) == set(result.winners)
+    assert result.scores[side] == max(result.scores) and len(result.scores) == len(game.sides)
+    return outcomes
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_host_written_against_the_interface_plays_every_game(preset: str) -> None:
+    game = new_game(Rules.preset(preset).replace(target=40), seed=preset)
+    assert game.seat_count == Rules.preset(preset).players
+    outcomes = host_plays(game, random.Random(1))
+    assert outcomes
+    text = game.record().dumps()
+    again = load_game(text)
+    assert again.record().dumps() == text and type(again) is type(game)
+
+
+def test_two_player_match_is_unchanged_behind_the_interface() -> None:
+    """`new_game("classic")` is the very `Match` of `new_match`: same deals, views, JSON and records."""
+    game = new_game("classic", seed=42)
+    match = new_match("classic", seed=42)
+    assert isinstance(game, Match)
+    rng_a, rng_b = random.Random(5), random.Random(5)
+    while not match.is_over:
+        seat = match.to_act
+        assert seat is not None and game.seats_to_act == (seat,)
+        assert game.legal_actions(1 - seat) == [] and game.legal_actions(seat) == match.legal_actions()
+        assert game.view(seat).dumps() == match.view(seat).dumps()
+        action = rng_a.choice(match.legal_actions())
+        assert rng_b.choice(game.legal_actions()) == action
+        assert match.apply(action) == game.apply(action, seat)
+    assert game.record().dumps() == match.record().dumps()
+    assert json.loads(game.record().dumps())["format"] == "ginrummy-match"
+    assert game.result is not None and game.result.winners == (game.result.winner,)
+    assert game.seats_to_act == () and game.seat_count == 2
+    with pytest.raises(MatchOverError):
+        game.check(Draw("stock"), 0)
+
+
+def test_a_rummy_action_is_refused_by_gin_with_a_reason() -> None:
+    match = new_match(seed=3)
+    seat = match.to_act
+    with pytest.raises(IllegalActionError, match="first upcard"):
+        match.apply(LayMeld(parse_cards("7H 8H 9H")), seat)
+    match.apply(Draw("discard"))
+    with pytest.raises(IllegalActionError, match="discard a card or knock"):
+        match.check(LayMeld(parse_cards("7H 8H 9H")), seat)
+
+
+def test_new_game_dispatches_on_the_rules() -> None:
+    assert type(new_game(Rules.for_game("rummy", 6), seed=1)).__name__ == "RummyGame"
+    assert new_game(seed=1).rules == Rules()
+    with pytest.raises(RulesError, match="unknown rules preset"):
+        new_game("poker")
+    seeds = [5, 6, 7]
+    game = new_game("rummy", seed=1, seed_source=lambda i: seeds[i])
+    assert game.record().hands[0].seeds == (5,)  # type: ignore[attr-defined]
+
+
+def test_records_of_every_game_load_by_their_format() -> None:
+    match = new_match(seed=9)
+    assert isinstance(load_record(match.record().dumps()), MatchRecord)
+    assert isinstance(game_from_record(match.record()), Match)
+    rummy = new_game("rummy", seed=9)
+    assert isinstance(load_record(rummy.record().dumps()), GameRecord)
+    with pytest.raises(RecordError, match="expected 'ginrummy-match' .two-player Gin. or 'ginrummy-game'"):
+        load_record('{"format": "chess"}')
+    with pytest.raises(RecordError, match="not valid JSON"):
+        load_record("{")
+    bad = json.loads(rummy.record().dumps())
+    bad["game"] = "gin3"
+    with pytest.raises(RecordError, match="record says game 'gin3' but its rules are for 'rummy'"):
+        load_record(json.dumps(bad))
+    bad = json.loads(rummy.record().dumps())
+    bad["hands"][0]["actions"] = [[9, {"type": "draw", "source": "stock"}]]
+    with pytest.raises(RecordError, match="seat below 4"):
+        load_record(json.dumps(bad))
+
+
+def test_views_of_every_game_parse_by_their_game_field() -> None:
+    match = new_match(seed=2)
+    data = match.view(0).to_json()
+    assert isinstance(game_view_from_json(data), View)
+    assert isinstance(game_view_from_json({**data, "game": "gin", "players": 2}), View)
+    assert isinstance(game_view_from_json(new_game("gin3", seed=1).view(0).to_json()), GinTableView)
+    assert isinstance(game_view_from_json(new_game("rummy", seed=1).view(0).dumps()), RummyView)
+    with pytest.raises(ViewError, match="unknown game 'go'"):
+        game_view_from_json({"game": "go"})
+    rummy = new_game("rummy", seed=1).view(0).to_json()
+    del rummy["table"]
+    with pytest.raises(ViewError, match="missing the field 'table'"):
+        game_view_from_json(rummy)
+
+
+def test_seats_that_do_not_exist_are_refused() -> None:
+    for preset in ("gin3", "gin4_teams", "rummy"):
+        game = new_game(preset, seed=1)
+        with pytest.raises(NotYourTurnError, match="there is no seat 9"):
+            game.check(Draw("stock"), 9)
+        with pytest.raises(ValueError, match="seat must be"):
+            game.view(9)
+        with pytest.raises(ValueError, match="no (hand|round) 5"):
+            game.hand_view(0, 5)
+
+
+def test_rummy_discard_of_a_card_not_held_says_so() -> None:
+    game = new_game("rummy", seed=4)
+    seat = game.seats_to_act[0]
+    game.apply(Draw("stock"), seat)
+    held = game.view(seat).hand
+    missing = next(card for card in parse_cards("AC 2C 3C 4C 5C 6C 7C 8C 9C") if card not in held)
+    with pytest.raises(IllegalActionError, match=f"{missing} is not in your hand"):
+        game.apply(Discard(missing), seat)
