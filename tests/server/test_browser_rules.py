@@ -28,9 +28,13 @@ def _open_table(browser: Browser, live: LiveServer, locale: str) -> tuple[str, s
         }""",
         CUSTOM,
     )
+    assert "url" in made, made
     page.goto(made["url"])
     line = page.locator("#rules-line")
-    line.wait_for(timeout=WAIT)
+    try:
+        line.wait_for(timeout=WAIT)
+    except Exception as exc:  # say what the page showed instead
+        raise AssertionError(f"no rules line; the page showed {page.inner_text('body')!r}; errors {errors}") from exc
     text = line.inner_text()
     info = page.locator(".score-info").inner_text()
     context.close()

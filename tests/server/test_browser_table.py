@@ -228,6 +228,9 @@ def test_a_whole_turn_fits_one_phone_screen_and_so_does_the_showdown(
         height = page.evaluate("document.documentElement.scrollHeight")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert height <= PHONE["height"] and width <= PHONE["width"], (label, height, width)
+        # The header is two short rows at most (logo and settings, then the page links).
+        top = page.locator("#top").bounding_box()
+        assert top is not None and top["height"] <= 80, (label, top)
         for selector in ("#hand .card:last-child", "#actions button:last-child", "#status", "#opponent-name"):
             assert in_view(page, selector, PHONE), (label, selector)
         for card in page.locator("#hand .card").all():
