@@ -34,7 +34,9 @@ def _open_table(browser: Browser, live: LiveServer, locale: str) -> tuple[str, s
     try:
         line.wait_for(timeout=WAIT)
     except Exception as exc:  # say what the page showed instead
-        raise AssertionError(f"no rules line; the page showed {page.inner_text('body')!r}; errors {errors}") from exc
+        raise AssertionError(
+            f"no rules line; the page showed {page.inner_text('body')!r}; errors {errors}"
+        ) from exc
     text = line.inner_text()
     info = page.locator(".score-info").inner_text()
     context.close()
