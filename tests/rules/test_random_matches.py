@@ -389,7 +389,12 @@ def run_match(seed: int, policy: Policy, rules: Rules, *, full_universe: bool = 
     return checker
 
 
-@pytest.mark.parametrize("seed", range(30))
+# The default run: four matches of every case, which reach every kind of hand ending (the slow
+# run adds 2,000 more).
+FAST_SEEDS = range(24)
+
+
+@pytest.mark.parametrize("seed", FAST_SEEDS)
 def test_random_match_invariants(seed: int) -> None:
     _, policy, rules = CASES[seed % len(CASES)]
     run_match(seed, policy, rules)
@@ -407,7 +412,7 @@ def test_uniformly_random_match_ends() -> None:
 def test_fast_set_covers_every_outcome() -> None:
     """The default run's matches reach every kind of hand ending (else it proves little)."""
     outcomes: set[str] = set()
-    for seed in range(30):
+    for seed in FAST_SEEDS:
         _, policy, rules = CASES[seed % len(CASES)]
         match = Match(rules, seed=seed)
         rng = random.Random(seed)
