@@ -13,11 +13,15 @@ from typing import Any
 from .glicko2 import LICHESS, SCALE, Glicko, GlickoConfig, rate_game
 from .ports import PlayerLine, RatingRow, RatingUpdate
 
-__all__ = ["GAME", "current", "public_rating", "ranked_until", "rating_update"]
+__all__ = ["BOT_POOL", "GAME", "current", "public_rating", "ranked_until", "rating_update"]
 
 #: The one game rated so far: two-player Gin Rummy (any preset and target). Other games get their
 #: own key (and so their own rating and boards).
 GAME = "gin"
+#: The bots' own pool (Lichess's rule): a rated match between a person and a bot account moves
+#: both players' ratings here, never in GAME, so no bot ranks among people and a person's rating
+#: against people cannot be farmed against a program.
+BOT_POOL = "gin_bot"
 DAY = 86400.0
 
 
