@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+import time
 from pathlib import Path
 
 import typer
@@ -67,7 +68,7 @@ def connect(
     )
 
     def say(line: str) -> None:
-        print(line, flush=True)
+        print(f"{time.strftime('%H:%M:%S')} {line}", flush=True)
 
     async def main() -> int:
         frames = log_frames.open("a", encoding="utf-8") if log_frames is not None else None

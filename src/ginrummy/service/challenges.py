@@ -56,6 +56,7 @@ class Challenge:
     challenger_name: str
     bot_id: str
     bot_name: str
+    preset: str
     rules: Rules
     turn_seconds: float
     rated: bool
@@ -72,7 +73,7 @@ class Challenge:
             "challenger": {"id": self.challenger_id, "name": self.challenger_name, "bot": False},
             "bot": {"id": self.bot_id, "name": self.bot_name, "bot": True},
             "rules": self.rules.to_json(),
-            "preset": self.rules.preset_name,
+            "preset": self.preset,  # as chosen: the target is a separate field
             "target": self.rules.target,
             "turn_seconds": self.turn_seconds,
             "rated": self.rated,
@@ -165,7 +166,7 @@ class Challenges:
 
     # -- the challenger's side -------------------------------------------------
 
-    def _options(self, body: dict[str, Any]) -> tuple[Rules, float, bool]:
+    def _options(self, body: dict[str, Any]) -> tuple[str, Rules, float, bool]:
         service = self.service
         preset = body.get("preset", "classic")
         if preset not in PRESETS:
@@ -186,12 +187,12 @@ class Challenges:
         rated = body.get("rated", True)
         if not isinstance(rated, bool):
             raise BadRequest(f"rated must be true or false, got {rated!r}")
-        return rules, float(seconds), rated
+        return preset, rules, float(seconds), rated
 
     async def create(self, challenger: GuestRow, bot_id: str, body: dict[str, Any]) -> dict[str, Any]:
         """Challenge the bot `bot_id`: it must be connected to hear of it."""
         service = self.service
-        rules, seconds, rated = self._options(body)
+        preset, rules, seconds, rated = self._options(body)
         await service.bots.refuse_bot(challenger.id, "challenges of their own here; their program does")
         bot = (await service.bots.of([bot_id])).get(bot_id)
         guest = await service.store.get_guest(bot_id) if bot is not None else None
@@ -212,6 +213,7 @@ class Challenges:
             challenger_name=challenger.name,
             bot_id=bot_id,
             bot_name=guest.name,
+            preset=preset,
             rules=rules,
             turn_seconds=seconds,
             rated=rated,
