@@ -69,7 +69,8 @@ class Challenge:
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
-            "status": self.status,
+            # Being accepted is still pending to the outside, until its match exists.
+            "status": "pending" if self.status == "accepting" else self.status,
             "challenger": {"id": self.challenger_id, "name": self.challenger_name, "bot": False},
             "bot": {"id": self.bot_id, "name": self.bot_name, "bot": True},
             "rules": self.rules.to_json(),
@@ -236,7 +237,7 @@ class Challenges:
         challenge = self._get(challenge_id)
         if guest_id not in (challenge.challenger_id, challenge.bot_id):
             raise Forbidden("only the challenger and the bot can see a challenge")
-        if challenge.status == "pending" and timeout > 0:
+        if challenge.status in ("pending", "accepting") and timeout > 0:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(challenge.changed.wait(), timeout)
         return challenge.to_json()
