@@ -644,6 +644,7 @@ class GameService:
         rows = await self.store.matches_of(guest.id, limit)
         other_ids = [s.guest_id for r in rows for s in r.seats if s.guest_id and s.guest_id != guest.id]
         names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
+        bots = await self.bots.of(other_ids)
         items = []
         for row in rows:
             seat = next(s.seat for s in row.seats if s.guest_id == guest.id)
@@ -668,6 +669,7 @@ class GameService:
                     "opponent": opponent,
                     "opponent_kind": kind,
                     "opponent_level": level,
+                    "opponent_bot": other.guest_id in bots,
                     "scores": scores,
                     "rules": row.rules,
                     "created_at": row.created_at,
@@ -690,15 +692,25 @@ class GameService:
         match, _version = await self._rebuild(row)
         guest_ids = [s.guest_id for s in row.seats if s.guest_id]
         names = {g.id: g.name for g in (await self.store.get_guests(guest_ids)).values()}
+        bots = await self.bots.of(guest_ids)
         players = []
         for s in row.seats:
             if s.guest_id is not None:
+                name = names.get(s.guest_id, "Guest")
                 players.append(
-                    {"seat": s.seat, "name": names.get(s.guest_id, "Guest"), "kind": "human", "level": None}
+                    {"seat": s.seat, "name": name, "kind": "human", "level": None, "bot": s.guest_id in bots}
                 )
             else:
                 level = s.robot_level or "casual"
-                players.append({"seat": s.seat, "name": _robot_name(level), "kind": "robot", "level": level})
+                players.append(
+                    {
+                        "seat": s.seat,
+                        "name": _robot_name(level),
+                        "kind": "robot",
+                        "level": level,
+                        "bot": False,
+                    }
+                )
         hands = []
         for number, hand in enumerate(match.hands, start=1):
             hands.append(
