@@ -138,6 +138,9 @@ def test_a_bot_token_is_shown_once_stored_hashed_and_replaced_at_once(server: tu
         assert token not in json.dumps(mine)
         status, taken = await owner.request("POST", "/api/bots", {"name": "tokenbot"})
         assert (status, taken["error"]["code"]) == (409, "name_taken")
+        # An owner cannot farm a rating against their own bot.
+        status, own = await owner.request("POST", f"/api/players/{bot['id']}/challenge", {"rated": True})
+        assert status == 400 and "your own bot" in own["error"]["message"]
         # No password signs a bot account in.
         status, _ = await Guest(host).request(
             "POST", "/api/login", {"name": "TokenBot", "password": PASSWORD}

@@ -199,6 +199,8 @@ class Challenges:
         guest = await service.store.get_guest(bot_id) if bot is not None else None
         if bot is None or guest is None:
             raise NotFound(f"no bot {bot_id!r}")
+        if rated and bot.owner_id == challenger.id:
+            raise BadRequest("a match against your own bot cannot be rated: send a casual challenge")
         if bot.token_hash is None or not self.online(bot_id):
             raise Conflict(f"{guest.name} is not connected now; try again when it is online")
         pending = [c for c in self.by_id.values() if c.bot_id == bot_id and c.status == "pending"]

@@ -81,6 +81,10 @@ function challengeForm(p) {
       toast(describeError(error), "error");
     }
   });
+  // Leaving the page withdraws a challenge still waiting: nobody would be at the table.
+  addEventListener("pagehide", () => {
+    if (pending) fetch(`/api/challenges/${encodeURIComponent(pending)}`, { method: "DELETE", keepalive: true }).catch(() => {});
+  });
   cancel.addEventListener("click", async () => {
     if (!pending) return;
     try {
