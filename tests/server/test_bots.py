@@ -317,6 +317,31 @@ def test_a_revoked_token_is_refused_mid_game_and_the_stand_in_plays_on(server: t
     run(body)
 
 
+def test_a_token_revoked_by_another_server_process_is_refused_within_a_second(
+    server: tuple[str, Path],
+) -> None:
+    host, database = server
+
+    async def body() -> None:
+        _, bot, token = await owner_with_bot(host, "ElsewhereBot")
+        stream = await BotClient(host, token).open("/api/bot/stream")
+        await until(stream, "hello")
+        await stream.send('{"type":"ping"}')
+        assert (await until(stream, "pong"))["type"] == "pong"
+        # Another process revokes it: this one hears nothing, and reads the token again soon.
+        with sqlite3.connect(database) as db:
+            db.execute("UPDATE bots SET token_hash = NULL WHERE guest_id = ?", (bot["id"],))
+        await asyncio.sleep(1.1)
+        await stream.send('{"type":"ping"}')
+        error = await until(stream, "error")
+        assert error["code"] == "token_revoked" and "revoked" in error["message"]
+        with pytest.raises(websockets.ConnectionClosed) as closed:
+            await until(stream, "pong", timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+
+    run(body)
+
+
 def test_the_rate_limit_per_token_says_when_to_come_back(tmp_path: Path) -> None:
     async def body(host: str) -> None:
         _, _bot, token = await owner_with_bot(host, "FastBot")

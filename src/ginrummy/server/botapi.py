@@ -40,6 +40,10 @@ log = logging.getLogger("ginrummy.server")
 
 CLOSE_UNAUTHORIZED = 4401  # the token is missing, wrong, revoked or replaced: reconnecting will not help
 CLOSE_RATE = 4429  # far past the bot's rate limit
+#: A socket reads its token's hash again at its first message this long after the last reading: a
+#: token revoked through another server process is refused within this time. (Revoked through
+#: this process, its sockets are closed at once.)
+RECHECK_SECONDS = 1.0
 
 
 class BotLimiter:
@@ -250,12 +254,12 @@ async def _messages(
     identity: BotIdentity,
     handle: Callable[[str], Awaitable[str | None]],
 ) -> None:
-    """Read the bot's messages until it goes: each spends from its bucket and is re-checked
-    against the stored token (revoked in another process: refused and closed)."""
+    """Read the bot's messages until it goes: each spends from its bucket, and the stored token is
+    read again at most every RECHECK_SECONDS (revoked in another process: refused and closed)."""
     service = _service(websocket)
     limiter = _limiter(websocket)
     limit = websocket.app.state.settings.max_message
-    authorization = websocket.headers.get("authorization")
+    checked = time.monotonic()
     over = 0
     last_rate_error = 0.0
     while True:
@@ -287,7 +291,9 @@ async def _messages(
             conn.send_text(error_message("too_large", f"message too large: {limit} bytes at most"))
             continue
         try:
-            await service.bots.authenticate(authorization)
+            if time.monotonic() - checked >= RECHECK_SECONDS:
+                await service.bots.confirm(identity)
+                checked = time.monotonic()
         except StoreBusy:
             conn.send_text(error_message("unavailable", "the server is busy; nothing changed, try again"))
             continue

@@ -184,6 +184,14 @@ class BotAccounts:
         guest = await self.store.get_guest(bot_id)
         return BotIdentity(bot, guest.name if guest is not None else "?", digest)
 
+    async def confirm(self, identity: BotIdentity) -> None:
+        """`Unauthorized` if the token that proved `identity` was revoked or replaced since (read
+        again from the store, so a revocation by another server process counts too)."""
+        bot = (await self.store.get_bots([identity.id])).get(identity.id)
+        stored = bot.token_hash if bot is not None else None
+        if not hmac.compare_digest(stored or "0" * 64, identity.token_hash) or stored is None:
+            raise Unauthorized("the bot's API token was revoked or replaced")
+
     def watch(self, bot_id: str, on_revoked: Callable[[str], None]) -> Callable[[], None]:
         """Call `on_revoked(message)` when the bot's token is revoked or replaced; returns the unwatch."""
         self._watchers.setdefault(bot_id, set()).add(on_revoked)
