@@ -60,7 +60,7 @@ def wait_for_line(path: Path, text: str, process: subprocess.Popen[bytes]) -> No
     raise AssertionError(f"the bridge never said {text!r}: {path.read_text()}")
 
 
-def make_bot(page: Page) -> str:
+def make_bot(page: Page, artifacts_dir: Path) -> str:
     """Claim an account and make a bot on the account page; the token shown once."""
     page.goto("/account")
     page.fill("#claim-name", "Owner_7")
@@ -72,6 +72,7 @@ def make_bot(page: Page) -> str:
     page.click("#bot-create")
     page.wait_for_selector("#token-box:not([hidden])")
     token = page.inner_text("#token-value").strip()
+    shot(page, artifacts_dir, "account-bots.png")
     assert token.startswith("grb_")
     expect(page.locator("#bot-list .bot-row")).to_contain_text("CasualBot", timeout=WAIT)
     # Shown once: the page opened again lists the bot and never the token.
@@ -88,7 +89,7 @@ def test_a_person_plays_a_real_engine_through_ginrummy_connect(
     owner_context = new_context(browser, url)
     owner = owner_context.new_page()
     errors = watch(owner)
-    token = make_bot(owner)
+    token = make_bot(owner, artifacts_dir)
 
     frames, output = tmp_path / "frames.jsonl", tmp_path / "bridge.log"
     engine = shlex.join([*ginrummy_command(), "engine", "--bot", "casual"])
