@@ -3,7 +3,7 @@
 Starts `ginrummy serve` (see serverproc.py), makes one bot account per match (owners claim
 accounts, five bots each at most), and for every match: the bot opens its event stream, a person
 challenges it, the bot accepts, and both play instantly to the end, the bot over its game socket
-(`Authorization: Bearer`, the token checked again at every message) and the person over the
+(`Authorization: Bearer`, the token read again at most once a second) and the person over the
 table's own socket. Prints matches finished, accepted actions a second, the time from a challenge
 to its `game_start`, and the action round trip (sending an action to receiving the state that
 reflects it) for the bots and the people side by side, so the cost of the token check shows.
@@ -154,7 +154,7 @@ async def bench(host: str, matches: int, target: int, timeout: float) -> None:
     print(f"{figures['finished']} of {matches} bot-vs-person matches to {target} finished in {elapsed:.1f} s")
     print(f"client actions accepted: {figures['actions']} ({figures['actions'] / elapsed:.0f}/s)")
     print(f"challenge -> game_start: {quantiles(figures['accept'])}")
-    print(f"bot action round trip (token checked per message): {quantiles(figures['bot'])}")
+    print(f"bot action round trip (Bearer token, re-read at most once a second): {quantiles(figures['bot'])}")
     print(f"person action round trip (cookie, checked at connect): {quantiles(figures['person'])}")
 
 
