@@ -52,6 +52,19 @@ def test_socket_addresses_follow_the_site() -> None:
         socket_url("ftp://cards.example", "/s")
 
 
+def test_an_engine_that_cannot_start_stops_the_bridge_before_it_connects(tmp_path: Path) -> None:
+    # No site at this address: the engine is checked first, and its failure is the message.
+    done = subprocess.run(
+        [*ginrummy_command(), "connect", "--server", "http://127.0.0.1:9", "--token", "grb_x.y"]
+        + ["--engine", str(tmp_path / "no-such-engine")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "the engine cannot play" in done.stdout and "could not start" in done.stdout
+
+
 class Bridge:
     """`ginrummy connect` in a subprocess, its output in a file."""
 

@@ -111,9 +111,20 @@ class Bridge:
 
     # -- running ---------------------------------------------------------------
 
+    def _probe(self) -> str:
+        """Start the engine once and say hello, so a broken command fails before any challenge."""
+        with EnginePlayer(self.engine, name=self.engine) as engine:
+            return engine.engine_name or self.engine
+
     async def run(self, interrupts: asyncio.Queue[None]) -> int:
-        """Play until interrupted (0) or the token is refused (1). Each item of `interrupts` is one
-        Ctrl+C: the first drains, the second (or the first with no game going) stops at once."""
+        """Play until interrupted (0), the token is refused (1) or the engine cannot start (2).
+        Each item of `interrupts` is one Ctrl+C: the first drains, the second (or the first with
+        no game going) stops at once."""
+        try:
+            self.say(f"engine ready: {await asyncio.to_thread(self._probe)}")
+        except EngineFailure as exc:
+            self.say(f"the engine cannot play: {exc}")
+            return 2
         events = asyncio.create_task(self._events())
         waiter: asyncio.Task[None] | None = None
         try:
@@ -277,7 +288,11 @@ class Bridge:
                                 continue
                             delay = BACKOFF_MIN
                             if engine is None:
-                                engine = await asyncio.to_thread(self._start_engine, game)
+                                try:
+                                    engine = await asyncio.to_thread(self._start_engine, game)
+                                except EngineFailure as exc:
+                                    self.say(f"game {match_id}: {exc}; the site's stand-in plays for the bot")
+                                    return
                             for data in (message.get("last_hand"), message["view"]):
                                 if data is None or data["phase"] != "over":
                                     continue
@@ -324,7 +339,11 @@ class Bridge:
                 if attempt == 2:
                     break
                 self.say(f"game {game['id']}: starting the engine again")
-                engine = await asyncio.to_thread(self._start_engine, game)
+                try:
+                    engine = await asyncio.to_thread(self._start_engine, game)
+                except EngineFailure as again:
+                    self.say(f"game {game['id']}: {again}")
+                    break
         return engine, None
 
 
