@@ -2,7 +2,8 @@
 
 Only matches between two people are rated. Robots are no pool of their own: a match against a
 robot is always casual (no rating moves, no leaderboard points), so a rating says how someone
-plays against people and cannot be farmed against a robot of a known strength.
+plays against people and cannot be farmed against a robot of a known strength. Bot accounts
+(programs that people challenge, service/bots.py) are rated in their own pool, `BOT_POOL`.
 """
 
 from __future__ import annotations
