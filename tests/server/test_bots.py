@@ -203,20 +203,31 @@ def test_a_bot_plays_a_person_to_the_end_and_never_sees_a_hidden_card(server: tu
         first = await challenge(person, bot["id"], rated=False)
         event = await until(stream, "challenge")
         assert event["challenge"]["id"] == first["id"] and event["challenge"]["rated"] is False
-        await stream.send(json.dumps({"type": "decline", "challenge": first["id"], "reason": "casual"}))
+        await stream.send(json.dumps({"type": "decline", "challenge": first["id"], "reason": "rated"}))
         status, seen = await person.request("GET", f"/api/challenges/{first['id']}?wait=10")
-        assert (status, seen["status"], seen["decline_reason"]) == (200, "declined", "casual")
+        assert (status, seen["status"], seen["decline_reason"]) == (200, "declined", "rated")
         await stream.send(json.dumps({"type": "accept", "challenge": first["id"]}))
         refused = await until(stream, "error")
         assert refused["code"] == "conflict" and "declined" in refused["message"]
         await stream.send(json.dumps({"type": "accept", "challenge": 7}))
         assert (await until(stream, "error"))["code"] == "bad_request"
 
+        # Over HTTP this time: a reason outside the list is refused, then the challenge accepted.
         made = await challenge(person, bot["id"])
         event = await until(stream, "challenge")
-        await stream.send(json.dumps({"type": "accept", "challenge": event["challenge"]["id"]}))
+        status, bad, _ = await client.http(
+            "POST", f"/api/bot/challenges/{made['id']}/decline", {"reason": "x"}
+        )
+        assert status == 400 and "reason must be one of" in bad["error"]["message"]
+        status, accepted, _ = await client.http(
+            "POST", f"/api/bot/challenges/{event['challenge']['id']}/accept"
+        )
+        assert status == 200, accepted
         start = await until(stream, "game_start")
         match_id = start["game"]["id"]
+        assert accepted["game"] == start["game"]
+        status, games, _ = await client.http("GET", "/api/bot/games")
+        assert [g["id"] for g in games["games"]] == [match_id]
         status, seen = await person.request("GET", f"/api/challenges/{made['id']}?wait=10")
         assert seen["status"] == "accepted" and seen["url"] == f"/m/{match_id}"
 

@@ -263,12 +263,12 @@ class Bridge:
         match_id = game["id"]
         engine: EnginePlayer | None = None
         observed: set[int] = set()
-        acted = -1
         delay = BACKOFF_MIN
         try:
             while True:
                 try:
                     async with await self._connect(game["socket"]) as ws:
+                        acted = -1  # an action sent just before a drop may never have arrived
                         async for text in ws:
                             assert isinstance(text, str)
                             self._frame(f"game:{match_id}", text)
