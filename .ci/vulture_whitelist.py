@@ -37,6 +37,7 @@ create_tournament
 get_tournament
 tournament_verb
 my_bots  # src/ginrummy/server/botapi.py: FastAPI routes
+online_bots
 new_token
 revoke_token
 get_challenge

@@ -198,6 +198,8 @@ def test_a_bot_plays_a_person_to_the_end_and_never_sees_a_hidden_card(server: tu
         stream = await client.open("/api/bot/stream")
         hello = await recv(stream)
         assert hello == {"type": "hello", "bot": {"id": bot["id"], "name": "ScanBot"}}
+        status, online = await person.request("GET", "/api/bots/online")
+        assert bot["id"] in [b["id"] for b in online["bots"]]
 
         # A declined challenge tells the person why.
         first = await challenge(person, bot["id"], rated=False)
@@ -239,6 +241,13 @@ def test_a_bot_plays_a_person_to_the_end_and_never_sees_a_hidden_card(server: tu
         finish = await until(stream, "game_finish")
         assert finish["game"]["id"] == match_id
         await stream.close()
+        for _ in range(100):  # until the server has seen the stream close
+            status, online = await person.request("GET", "/api/bots/online")
+            if bot["id"] not in [b["id"] for b in online["bots"]]:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the bot still shows as online after its stream closed")
         assert person_end["result"] == bot_end["result"]
         players = bot_end["match"]["players"]
         seat = start["game"]["seat"]

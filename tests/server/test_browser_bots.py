@@ -109,7 +109,9 @@ def test_a_person_plays_a_real_engine_through_ginrummy_connect(
         context = new_context(browser, url, width=375, height=740, phone=True)
         page = context.new_page()
         errors += watch(page)
-        page.goto("/@/CasualBot")
+        # People find it among the bots online (apart from their own boards), then on its profile.
+        page.goto("/leaderboard")
+        page.click('#bots-online a.button[href^="/players/"]')
         expect(page.locator("#bot-badge")).to_have_text("BOT", timeout=WAIT)
         expect(page.locator("#bot-online")).to_have_text("online", timeout=WAIT)
         # A match to more points than the bridge takes is declined, and the page says why.

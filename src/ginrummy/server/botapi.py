@@ -129,6 +129,11 @@ def install(
             bot["online"] = svc.challenges.online(bot["id"])
         return {"bots": bots}
 
+    @app.get("/api/bots/online")
+    async def online_bots(request: Request) -> dict[str, Any]:
+        """The bots connected now, to challenge (never mixed into people's leaderboards)."""
+        return {"bots": await _service(request).challenges.online_bots()}
+
     @app.post("/api/bots")
     async def create_bot(request: Request, response: Response) -> dict[str, Any]:
         """{"name": "..."}: a new bot account and its token, shown this once."""

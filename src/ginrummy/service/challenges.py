@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..rules import PRESETS, Rules
 from .errors import BadRequest, Conflict, Forbidden, NotFound
 from .ports import GuestRow, SeatRow
-from .ratings import BOT_POOL
+from .ratings import BOT_POOL, public_rating
 
 if TYPE_CHECKING:
     from .live import LiveMatch
@@ -118,6 +118,24 @@ class Challenges:
             sinks.discard(sink)
             if not sinks:
                 del self.streams[bot_id]
+
+    async def online_bots(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The bots that can be challenged now, best rated (in the bots' pool) first."""
+        store = self.service.store
+        ids = sorted(self.streams)
+        guests = await store.get_guests(ids)
+        ratings = await store.get_ratings(ids, BOT_POOL)
+        now = self.service.clock()
+        shown = [
+            (public_rating(ratings.get(bot_id), now), guests[bot_id].name, bot_id)
+            for bot_id in ids
+            if bot_id in guests
+        ]
+        shown.sort(key=lambda item: (-item[0]["rating"], item[1]))
+        return [
+            {"id": bot_id, "name": name, "bot": True, "rating": rating, "profile": f"/players/{bot_id}"}
+            for rating, name, bot_id in shown[:limit]
+        ]
 
     def _tell(self, bot_id: str, message: dict[str, Any]) -> None:
         text = _dumps(message)
