@@ -230,6 +230,8 @@ def test_a_bot_plays_a_person_to_the_end_and_never_sees_a_hidden_card(server: tu
         assert accepted["game"] == start["game"]
         status, games, _ = await client.http("GET", "/api/bot/games")
         assert [g["id"] for g in games["games"]] == [match_id]
+        status, profile = await person.request("GET", f"/api/players/{bot['id']}")
+        assert profile["playing"] == [{"id": match_id, "watch": f"/watch/{match_id}"}]
         status, seen = await person.request("GET", f"/api/challenges/{made['id']}?wait=10")
         assert seen["status"] == "accepted" and seen["url"] == f"/m/{match_id}"
 
@@ -263,7 +265,7 @@ def test_a_bot_plays_a_person_to_the_end_and_never_sees_a_hidden_card(server: tu
         status, profile = await person.request("GET", f"/api/players/{bot['id']}")
         assert profile["bot"]["online"] is False and profile["bot"]["owner"]["name"] == "ScanBot_own"
         assert profile["game"] == "gin_bot" and profile["rating"]["games"] == 1
-        assert [m["id"] for m in profile["matches"]] == [match_id]
+        assert [m["id"] for m in profile["matches"]] == [match_id] and profile["playing"] == []
         me = await person.me()
         assert me["rating"]["games"] == 0, "a match with a bot never moves a person's rating against people"
         status, mine = await person.request("GET", f"/api/players/{me['id']}")

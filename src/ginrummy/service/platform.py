@@ -762,7 +762,8 @@ class GameService:
         ratings = await self.store.get_ratings([guest_id], game)
         history = await self.store.rating_history(guest_id, game)
         stats = await self.store.player_stats(guest_id, game)
-        rows = [r for r in await self.store.matches_of(guest_id, 100) if r.status == "over"]
+        every = await self.store.matches_of(guest_id, 100)
+        rows = [r for r in every if r.status == "over"]
         rows = sorted(rows, key=lambda r: r.finished_at or 0.0, reverse=True)[:50]
         other_ids = [s.guest_id for r in rows for s in r.seats if s.guest_id and s.guest_id != guest_id]
         names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
@@ -828,6 +829,10 @@ class GameService:
                 "knock_deadwood": stats.knock_deadwood / stats.knocks if stats.knocks else None,
             },
             "matches": recent,
+            # A bot's games in progress are public (anyone may watch them, as on Lichess).
+            "playing": [{"id": r.id, "watch": f"/watch/{r.id}"} for r in every if r.status == "playing"]
+            if bot is not None
+            else [],
         }
 
     async def profile_by_name(self, name: str, game: str = GAME) -> dict[str, Any]:

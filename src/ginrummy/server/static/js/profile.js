@@ -148,6 +148,14 @@ function render(p) {
       h("div", { class: "hint" }, r.provisional ? t("profile.provisional") : t("profile.rated_games", { n: r.games })),
     ),
     botPanel(p),
+    p.playing && p.playing.length
+      ? h(
+          "div",
+          { id: "bot-playing" },
+          h("h2", {}, t("bots.playing_now")),
+          h("ul", { class: "rows" }, p.playing.map((g) => h("li", {}, h("a", { class: "button", href: g.watch }, t("bots.watch"))))),
+        )
+      : null,
     h("h2", {}, t("profile.history")),
     p.history.length ? ratingChart(p.history, { formatDay: day }) : h("p", { class: "hint", id: "no-history" }, t("profile.no_history")),
     h("h2", {}, t("profile.statistics")),
