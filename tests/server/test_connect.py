@@ -20,6 +20,7 @@ from test_browser import LiveServer
 from test_browser_bots import ginrummy_command
 from test_leak import greedy_or_random
 
+from ginrummy.cli.bridge import Bridge as BridgeOf
 from ginrummy.cli.bridge import ChallengeFilter, socket_url
 
 PASSWORD = "a long enough secret"
@@ -54,15 +55,10 @@ def test_socket_addresses_follow_the_site() -> None:
 
 def test_an_engine_that_cannot_start_stops_the_bridge_before_it_connects(tmp_path: Path) -> None:
     # No site at this address: the engine is checked first, and its failure is the message.
-    done = subprocess.run(
-        [*ginrummy_command(), "connect", "--server", "http://127.0.0.1:9", "--token", "grb_x.y"]
-        + ["--engine", str(tmp_path / "no-such-engine")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 2, done.stdout + done.stderr
-    assert "the engine cannot play" in done.stdout and "could not start" in done.stdout
+    said: list[str] = []
+    bridge = BridgeOf("http://127.0.0.1:9", "grb_x.y", str(tmp_path / "no-such-engine"), say=said.append)
+    assert asyncio.run(bridge.run(asyncio.Queue())) == 2
+    assert len(said) == 1 and said[0].startswith("the engine cannot play") and "could not start" in said[0]
 
 
 class Bridge:
