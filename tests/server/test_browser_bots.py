@@ -119,6 +119,7 @@ def test_a_person_plays_a_real_engine_through_ginrummy_connect(
         match_id = page.url.rsplit("/", 1)[1]
         page.wait_for_selector("#hand .card")
         expect(page.locator("#opponent-bot")).to_have_text("BOT", timeout=WAIT)
+        shot(page, artifacts_dir, "bot-table-phone.png")
         player = TablePlayer(page)
 
         def match_over() -> bool:
