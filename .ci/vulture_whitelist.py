@@ -36,6 +36,16 @@ list_tournaments
 create_tournament
 get_tournament
 tournament_verb
+my_bots  # src/ginrummy/server/botapi.py: FastAPI routes
+online_bots
+new_token
+revoke_token
+get_challenge
+cancel_challenge
+bot_account
+bot_games
+bot_accept
+bot_decline
 _.empty  # src/ginrummy/service/ports.py: part of the storage port
 down_revision  # src/ginrummy/storage/migrations: Alembic reads these
 branch_labels

@@ -10,6 +10,7 @@ import pytest
 
 from ginrummy.rules import PRESETS
 from ginrummy.rules.variants import RANGES
+from ginrummy.service.challenges import DECLINE_REASONS
 from ginrummy.service.live import REACTIONS
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "ginrummy" / "server" / "static"
@@ -47,6 +48,9 @@ DYNAMIC_KEYS = (
         for part in ("", ".title")
     ]
     + [f"matches.status.{s}" for s in ("waiting", "playing", "over")]
+    # js/profile.js: what became of a challenge to a bot, and why a bot declined one.
+    + [f"bots.challenge_{s}" for s in ("canceled", "expired")]
+    + [f"bots.declined.{r}" for r in DECLINE_REASONS]
     + [f"table.group_{g}" for g in ("run", "set", "deadwood")]
     + [f"table.sort_{m}" for m in ("melds", "suit", "rank")]
     + [f"end.{b}" for b in ("game_bonus", "box_bonus", "shutout_bonus")]

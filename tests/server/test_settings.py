@@ -20,6 +20,7 @@ def test_defaults_use_an_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
     assert (settings.http_per_minute, settings.http_burst) == (60, 120)
     assert (settings.sockets_per_guest, settings.sockets_per_address) == (8, 64)
     assert (settings.socket_open_rate, settings.socket_open_burst) == (2, 20)
+    assert (settings.bot_rate_per_second, settings.bot_rate_burst) == (10, 40)
     assert settings.forwarded_allow_ips == () and settings.db_timeout == 5
     assert settings.server_options()["proxy_headers"] is False  # no forwarded header is believed
 
@@ -42,6 +43,7 @@ def test_every_variable_is_read() -> None:
             "GINRUMMY_LOG_LEVEL": "DEBUG",
             "GINRUMMY_SOCKETS": "4/100",
             "GINRUMMY_SOCKET_OPENS": "0.5/10",
+            "GINRUMMY_BOT_RATE_LIMIT": "3/12",
             "GINRUMMY_FORWARDED_ALLOW_IPS": "10.0.0.5, 192.168.0.0/16",
             "GINRUMMY_DB_TIMEOUT": "2.5",
         }
@@ -54,6 +56,7 @@ def test_every_variable_is_read() -> None:
     assert settings.log_level == "debug" and (settings.http_per_minute, settings.http_burst) == (30, 7)
     assert (settings.sockets_per_guest, settings.sockets_per_address) == (4, 100)
     assert (settings.socket_open_rate, settings.socket_open_burst) == (0.5, 10) and settings.db_timeout == 2.5
+    assert (settings.bot_rate_per_second, settings.bot_rate_burst) == (3, 12)
     assert settings.forwarded_allow_ips == ("10.0.0.5", "192.168.0.0/16")
     assert settings.server_options()["proxy_headers"] is True
     assert settings.server_options()["forwarded_allow_ips"] == "10.0.0.5,192.168.0.0/16"
@@ -76,6 +79,7 @@ def test_every_variable_is_read() -> None:
         ("GINRUMMY_MAX_MESSAGE", "10", "at least"),
         ("GINRUMMY_SOCKETS", "many", "8/64"),
         ("GINRUMMY_SOCKET_OPENS", "0/5", "positive"),
+        ("GINRUMMY_BOT_RATE_LIMIT", "quick", "10/40"),
         ("GINRUMMY_FORWARDED_ALLOW_IPS", "proxy.local", "addresses or networks"),
         ("GINRUMMY_DB_TIMEOUT", "0", "at least"),
     ],

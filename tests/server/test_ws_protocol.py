@@ -261,6 +261,7 @@ def test_a_waiting_room_accepts_no_action_until_the_friend_joins(host: str) -> N
             "autoplay_at": None,
             "timeouts": 0,
             "invited": None,
+            "bot": False,
         }
         await a.act({"type": "pass"})
         assert "waiting" in (await a.error())["message"]

@@ -18,7 +18,16 @@ from alembic.script import ScriptDirectory
 import ginrummy.storage as storage_package
 from ginrummy.rules import Match, Rules
 from ginrummy.service import GameService, ServiceConfig
-from ginrummy.service.ports import EventRow, GuestRow, MatchRow, SeatRow, StoreBusy, StoreError
+from ginrummy.service.ports import (
+    AccountRow,
+    BotRow,
+    EventRow,
+    GuestRow,
+    MatchRow,
+    SeatRow,
+    StoreBusy,
+    StoreError,
+)
 from ginrummy.storage import SqlStore, downgrade, make_engine, migrate, normalize_url
 from ginrummy.storage.sql import migration_heads
 
@@ -89,7 +98,7 @@ def test_migrations_create_every_table_and_record_the_head(db_url: str) -> None:
         migrate(engine)  # idempotent: a restart applies nothing twice
         tables = set(sa.inspect(engine).get_table_names())
         assert {"settings", "guests", "matches", "match_seats", "events", "alembic_version"} <= tables
-        assert {"accounts", "ratings", "rating_history", "player_matches", "score_buckets"} <= tables
+        assert {"accounts", "ratings", "rating_history", "player_matches", "score_buckets", "bots"} <= tables
         heads = migration_heads()
         assert len(heads) == 1, f"the migrations must form one line, found heads {heads}"
         with engine.connect() as conn:
@@ -101,6 +110,33 @@ def test_migrations_create_every_table_and_record_the_head(db_url: str) -> None:
         assert "events" not in set(sa.inspect(engine).get_table_names())
     finally:
         engine.dispose()
+
+
+def test_a_bot_is_made_whole_or_not_at_all_and_its_token_hash_replaced(db_url: str) -> None:
+    async def body(store: SqlStore) -> Any:
+        await _with_guests(store, "owner")
+        bot = BotRow("bot-1", "owner", 5.0, "a" * 64, 5.0)
+        await store.create_bot(
+            GuestRow("bot-1", "MyBot", 5.0), AccountRow("bot-1", "MyBot", "mybot", "!bot", 5.0, 5.0), bot
+        )
+        # The name is taken: nothing of the second bot is written (no guest, no account, no bot).
+        with pytest.raises(StoreError):
+            await store.create_bot(
+                GuestRow("bot-2", "MYBOT", 6.0),
+                AccountRow("bot-2", "MYBOT", "mybot", "!bot", 6.0, 6.0),
+                BotRow("bot-2", "owner", 6.0, "b" * 64, 6.0),
+            )
+        assert await store.get_guest("bot-2") is None and await store.get_bots(["bot-2"]) == {}
+        await store.set_bot_token("bot-1", None, 7.0)
+        with pytest.raises(StoreError):
+            await store.set_bot_token("nobody", None, 7.0)
+        account = await store.get_account_by_name("mybot")
+        return await store.get_bots(["bot-1", "owner"]), await store.bots_of("owner"), account
+
+    found, owned, account = run(db_url, body)
+    assert found == {"bot-1": BotRow("bot-1", "owner", 5.0, None, 7.0)}
+    assert owned == [BotRow("bot-1", "owner", 5.0, None, 7.0)]
+    assert account is not None and account.guest_id == "bot-1" and account.name == "MyBot"
 
 
 def test_setting_is_created_once_and_then_kept(db_url: str) -> None:

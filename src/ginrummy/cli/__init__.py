@@ -21,7 +21,7 @@ def _root() -> None:
 
 def _load_commands() -> None:
     # Each module registers its subcommands on `app` when imported.
-    from . import arena, engine_check_cmd, engine_cmd, rules_cmds, serve_cmd  # noqa: F401
+    from . import arena, connect_cmd, engine_check_cmd, engine_cmd, rules_cmds, serve_cmd  # noqa: F401
 
 
 def main() -> None:

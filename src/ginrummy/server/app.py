@@ -29,7 +29,7 @@ from ..service import (
     encodable,
 )
 from ..storage import SqlStore
-from . import compete, jsonin
+from . import botapi, compete, jsonin
 from .guards import BodyLimit, OriginCheck, SecurityHeaders
 from .limits import AddressLimiter, SocketGuard
 from .settings import Settings
@@ -298,6 +298,8 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         set_cookie=_set_cookie,
         clear_cookie=_clear_cookie,
     )
+
+    botapi.install(app, guest=_guest, spend=_spend, json_body=_json_body)
 
     # -- WebSocket ---------------------------------------------------------------
 

@@ -29,6 +29,8 @@ Environment variables (all optional):
   rooms, joins, renames, rematches) per client address, ``PER_MINUTE/BURST`` (default ``60/120``;
   ``0`` = no limit). A failed room join counts five. Behind a reverse proxy, set
   ``GINRUMMY_FORWARDED_ALLOW_IPS`` so the client's own address is seen.
+- ``GINRUMMY_BOT_RATE_LIMIT``: calls a bot account may make with its API token, HTTP requests and
+  WebSocket messages of all its connections together, ``RATE/BURST`` per second (default ``10/40``).
 - ``GINRUMMY_MAX_MESSAGE``: largest WebSocket message accepted, in bytes (default 4096).
 - ``GINRUMMY_DB_TIMEOUT``: most seconds a database write or read may wait for its turn and its
   lock (another process holding the SQLite file, a PostgreSQL row lock) before the request is
@@ -136,6 +138,8 @@ class Settings:
     sockets_per_address: int = 64
     socket_open_rate: float = 2.0
     socket_open_burst: int = 20
+    bot_rate_per_second: float = 10.0
+    bot_rate_burst: int = 40
     forwarded_allow_ips: tuple[str, ...] = ()
     http_per_minute: float = 60.0
     http_burst: int = 120
@@ -187,6 +191,7 @@ class Settings:
             raise SettingsError(f"GINRUMMY_RATE_LIMIT must be positive, got {rate_text!r}")
         sockets = _pair(env, "GINRUMMY_SOCKETS", "8/64", "per guest/per address")
         opens = _pair(env, "GINRUMMY_SOCKET_OPENS", "2/20", "per second/burst")
+        bot_rate = _pair(env, "GINRUMMY_BOT_RATE_LIMIT", "10/40", "per second/burst")
         http_per_minute, http_burst = _http_limit(env.get("GINRUMMY_HTTP_RATE_LIMIT", "").strip() or "60/120")
         budget = env.get("GINRUMMY_ROBOT_BUDGET", "").strip()
         max_message = int(_float(env, "GINRUMMY_MAX_MESSAGE", 4096, minimum=256))
@@ -207,6 +212,8 @@ class Settings:
             sockets_per_address=int(sockets[1]),
             socket_open_rate=opens[0],
             socket_open_burst=int(opens[1]),
+            bot_rate_per_second=bot_rate[0],
+            bot_rate_burst=int(bot_rate[1]),
             forwarded_allow_ips=_networks(env.get("GINRUMMY_FORWARDED_ALLOW_IPS", "")),
             http_per_minute=http_per_minute,
             http_burst=http_burst,

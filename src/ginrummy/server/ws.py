@@ -17,7 +17,7 @@ from . import jsonin
 from .guards import origin_allowed
 from .limits import SocketGuard, TokenBucket
 
-__all__ = ["SocketConnection", "TokenBucket", "match_socket"]
+__all__ = ["SocketConnection", "TokenBucket", "handle_message", "match_socket"]
 
 log = logging.getLogger("ginrummy.server")
 
@@ -38,6 +38,7 @@ class SocketConnection:
         self.outbox: deque[str | None] = deque()
         self._wake: asyncio.Future[None] | None = None
         self.closed = False
+        self.close_code = (CLOSE_TRY_AGAIN, "too slow; reconnect")  # sent when the pump stops
         self.task = asyncio.get_running_loop().create_task(self._pump())
 
     def send_text(self, text: str) -> None:
@@ -49,6 +50,14 @@ class SocketConnection:
             self._put(None)
             return
         self._put(text)
+
+    def finish(self, code: int, reason: str) -> None:
+        """Close the socket with `code` once everything queued before has been sent."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code = (code, reason)
+        self._put(None)
 
     def _put(self, item: str | None) -> None:
         self.outbox.append(item)
@@ -72,7 +81,8 @@ class SocketConnection:
                     break
                 await ws.send_text(text)
             if self.closed and ws.application_state == WebSocketState.CONNECTED:
-                await ws.close(code=1013, reason="too slow; reconnect")
+                code, reason = self.close_code
+                await ws.close(code=code, reason=reason)
         except Exception:  # the client went away: the receive loop sees the disconnect
             self.closed = True
 
@@ -180,7 +190,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                 conn.send_text(error_message("too_large", f"message too large: {limit} bytes at most"))
                 continue
             try:
-                reply = await _handle(live, seat, text)
+                reply = await handle_message(live, seat, text)
             except Exception:
                 log.exception("match %s: a message of seat %d could not be handled", match_id, seat)
                 reply = error_message(
@@ -199,7 +209,8 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                 await websocket.close(code=1008, reason="too many messages")
 
 
-async def _handle(live: Any, seat: int, text: str) -> str | None:
+async def handle_message(live: Any, seat: int, text: str) -> str | None:
+    """One message of a seated player (a person's page or a bot): the reply to send, if any."""
     try:
         data = jsonin.loads(text)
     except jsonin.JsonInputError as exc:

@@ -13,6 +13,7 @@ __all__ = [
     "RoomFull",
     "ServiceError",
     "TooLarge",
+    "Unauthorized",
     "Unavailable",
     "encodable",
 ]
@@ -52,6 +53,13 @@ class BadRequest(ServiceError):
 class Forbidden(ServiceError):
     code = "forbidden"
     status = 403
+
+
+class Unauthorized(ServiceError):
+    """A bot API call without a valid token (missing, malformed, never issued, or revoked)."""
+
+    code = "invalid_token"
+    status = 401
 
 
 class NotFound(ServiceError):

@@ -75,6 +75,8 @@ class SeatInfo:
     name: str | None = None
     #: For an empty seat kept for someone (a rematch not accepted yet): that player's name.
     invited: str | None = None
+    #: A bot account (a program, service/bots.py): seated and treated as a person, shown as a bot.
+    bot: bool = False
 
 
 # One encoder for every message: json.dumps with options builds a new one on each call.
@@ -292,6 +294,7 @@ class LiveMatch:
                 "autoplay_at": self.autoplay_at(s.seat),
                 "timeouts": self.timeouts[s.seat],
                 "invited": s.invited,
+                "bot": s.bot,
             }
             for s in self.seats
         ]

@@ -25,6 +25,8 @@ from ..rules import (
     seed_commitment,
 )
 from .accounts import AccountService, name_key
+from .bots import BotAccounts
+from .challenges import Challenges
 from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull
 from .identity import new_guest_id, new_secret, sign_guest, verify_guest
 from .leaderboards import Leaderboards, bucket_keys, utc_day
@@ -32,7 +34,7 @@ from .live import LiveMatch, SeatInfo
 from .names import imitates_robot, invisible_characters
 from .pairing import PairingPool, PoolKey, Seek
 from .ports import GuestRow, MatchOutcome, MatchRow, SeatRow, Store, StoreError
-from .ratings import GAME, public_rating, rating_update
+from .ratings import BOT_POOL, GAME, public_rating, rating_update
 from .robots import LEVELS
 from .statistics import player_lines
 from .tournaments import Tournaments
@@ -156,6 +158,8 @@ class GameService:
         self.boards = Leaderboards(store, clock)
         self.pool = PairingPool(self._start_pool_match, clock)
         self.tournaments = Tournaments(self)
+        self.bots = BotAccounts(store, clock)
+        self.challenges = Challenges(self)
         self._pairer: asyncio.Task[None] | None = None
         self._secret = secret
         self.live: dict[str, LiveMatch] = {}
@@ -211,6 +215,7 @@ class GameService:
 
     async def close(self) -> None:
         await self.tournaments.close()
+        self.challenges.close()
         for task in (self._sweeper, self._pairer):
             if task is not None:
                 task.cancel()
@@ -405,6 +410,10 @@ class GameService:
             raise Forbidden("only the players of a match can ask for a rematch")
         if row.status != "over":
             raise NotFinished("the match is not over yet")
+        if await self.bots.of(
+            [s.guest_id for s in row.seats if s.guest_id is not None and s.guest_id != guest.id]
+        ):
+            raise BadRequest("a bot accepts each match itself: challenge it again from its profile")
         rematch_id = row.rematch_id
         if rematch_id is None:
             # Between two people the rematch waits until both have accepted: the one who asks sits
@@ -450,6 +459,7 @@ class GameService:
     async def seek(self, guest: GuestRow, body: dict[str, Any]) -> dict[str, Any]:
         """Wait in a pool for a stranger; the answer says how the wait goes."""
         key = self.pool_key(body)
+        await self.bots.refuse_bot(guest.id, "quick pairing")
         rating = (await self.boards.rating_of(guest.id))["rating"]
         seek = self.pool.join(guest.id, key, rating)
         return self.pool.status(seek)
@@ -543,10 +553,12 @@ class GameService:
         found = {g.id: g.name for g in (await self.store.get_guests(wanted)).values()} if wanted else {}
         names = {**(names or {}), **found}
         invited = await self._invited(row)
+        bots = await self.bots.of([s.guest_id for s in row.seats if s.guest_id is not None])
         seats = []
         for s in row.seats:
             if s.guest_id is not None:
-                seats.append(SeatInfo(s.seat, "human", s.guest_id, None, names.get(s.guest_id, "Guest")))
+                name = names.get(s.guest_id, "Guest")
+                seats.append(SeatInfo(s.seat, "human", s.guest_id, None, name, bot=s.guest_id in bots))
             elif s.robot_level is not None:
                 seats.append(SeatInfo(s.seat, "robot", None, s.robot_level, _robot_name(s.robot_level)))
             else:
@@ -598,23 +610,27 @@ class GameService:
         """What a finished match adds to statistics, leaderboards and ratings (written with its result).
 
         Rated matches are between two people: they move both ratings and count on the points boards.
+        A match with a bot account is rated in the bots' own pool and counts on no board.
         """
         lines = player_lines(match, seats, forfeit_winner=forfeit_winner)
         rated = rated and len(lines) == 2
+        game = BOT_POOL if self.bots.seated(seats) else GAME
+        counts = rated and game == GAME
         day = utc_day(finished_at)
         return MatchOutcome(
-            game=GAME,
+            game=game,
             lines=lines,
             day=day,
-            counts=rated,
-            buckets=bucket_keys(day) if rated else (),
-            rate=rating_update(GAME, lines, finished_at) if rated else None,
+            counts=counts,
+            buckets=bucket_keys(day) if counts else (),
+            rate=rating_update(game, lines, finished_at) if rated else None,
         )
 
     def finished(self, live: LiveMatch) -> None:
         """A match just ended."""
         if live.tournament_id is not None:
             self.tournaments.match_over(live.tournament_id, live.id)
+        self.challenges.match_over(live)
         log.info("match %s finished after %d actions", live.id, live.version)
 
     def release(self, live: LiveMatch) -> None:
@@ -628,6 +644,7 @@ class GameService:
         rows = await self.store.matches_of(guest.id, limit)
         other_ids = [s.guest_id for r in rows for s in r.seats if s.guest_id and s.guest_id != guest.id]
         names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
+        bots = await self.bots.of(other_ids)
         items = []
         for row in rows:
             seat = next(s.seat for s in row.seats if s.guest_id == guest.id)
@@ -652,6 +669,7 @@ class GameService:
                     "opponent": opponent,
                     "opponent_kind": kind,
                     "opponent_level": level,
+                    "opponent_bot": other.guest_id in bots,
                     "scores": scores,
                     "rules": row.rules,
                     "created_at": row.created_at,
@@ -674,15 +692,25 @@ class GameService:
         match, _version = await self._rebuild(row)
         guest_ids = [s.guest_id for s in row.seats if s.guest_id]
         names = {g.id: g.name for g in (await self.store.get_guests(guest_ids)).values()}
+        bots = await self.bots.of(guest_ids)
         players = []
         for s in row.seats:
             if s.guest_id is not None:
+                name = names.get(s.guest_id, "Guest")
                 players.append(
-                    {"seat": s.seat, "name": names.get(s.guest_id, "Guest"), "kind": "human", "level": None}
+                    {"seat": s.seat, "name": name, "kind": "human", "level": None, "bot": s.guest_id in bots}
                 )
             else:
                 level = s.robot_level or "casual"
-                players.append({"seat": s.seat, "name": _robot_name(level), "kind": "robot", "level": level})
+                players.append(
+                    {
+                        "seat": s.seat,
+                        "name": _robot_name(level),
+                        "kind": "robot",
+                        "level": level,
+                        "bot": False,
+                    }
+                )
         hands = []
         for number, hand in enumerate(match.hands, start=1):
             hands.append(
@@ -728,13 +756,18 @@ class GameService:
         if guest is None:
             raise NotFound(f"no player {guest_id!r}")
         account = await self.store.get_account(guest_id)
+        bot = (await self.bots.of([guest_id])).get(guest_id)
+        if bot is not None:
+            game = BOT_POOL  # a bot is rated in the bots' pool only
         ratings = await self.store.get_ratings([guest_id], game)
         history = await self.store.rating_history(guest_id, game)
         stats = await self.store.player_stats(guest_id, game)
-        rows = [r for r in await self.store.matches_of(guest_id, 100) if r.status == "over"]
+        every = await self.store.matches_of(guest_id, 100)
+        rows = [r for r in every if r.status == "over"]
         rows = sorted(rows, key=lambda r: r.finished_at or 0.0, reverse=True)[:50]
         other_ids = [s.guest_id for r in rows for s in r.seats if s.guest_id and s.guest_id != guest_id]
         names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
+        bots = await self.bots.of(other_ids)
         recent = []
         for row in rows:
             seat = next(s.seat for s in row.seats if s.guest_id == guest_id)
@@ -750,6 +783,7 @@ class GameService:
                     if other.guest_id
                     else _robot_name(other.robot_level or "casual"),
                     "opponent_id": other.guest_id,
+                    "opponent_bot": other.guest_id in bots,
                     "scores": [result.get("scores", [0, 0])[seat], result.get("scores", [0, 0])[1 - seat]],
                     "outcome": "drawn"
                     if result.get("winner") is None
@@ -758,10 +792,18 @@ class GameService:
                 }
             )
         played = stats.matches
+        owner = await self.store.get_guest(bot.owner_id) if bot is not None else None
         return {
             "id": guest.id,
             "name": guest.name,
             "account": account is not None,
+            # A bot account: who made it, and whether it is connected to take a challenge now.
+            "bot": {
+                "owner": {"id": bot.owner_id, "name": owner.name if owner else "?"},
+                "online": self.challenges.online(guest_id) and bot.token_hash is not None,
+            }
+            if bot is not None
+            else None,
             "member_since": account.created_at if account else guest.created_at,
             "game": game,
             "rating": public_rating(ratings.get(guest_id), self.clock()),
@@ -787,6 +829,10 @@ class GameService:
                 "knock_deadwood": stats.knock_deadwood / stats.knocks if stats.knocks else None,
             },
             "matches": recent,
+            # A bot's games in progress are public (anyone may watch them, as on Lichess).
+            "playing": [{"id": r.id, "watch": f"/watch/{r.id}"} for r in every if r.status == "playing"]
+            if bot is not None
+            else [],
         }
 
     async def profile_by_name(self, name: str, game: str = GAME) -> dict[str, Any]:

@@ -10,6 +10,7 @@ __all__ = [
     "AccountRow",
     "BoardLine",
     "BoardPart",
+    "BotRow",
     "EventRow",
     "GuestRow",
     "Lease",
@@ -141,6 +142,18 @@ class AccountRow:
     password_hash: str
     created_at: float
     name_changed_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class BotRow:
+    """A bot account: its own guest and account (a unique name), the person who made it, and the
+    SHA-256 of its API token (None: no token, or revoked). The token itself is never stored."""
+
+    guest_id: str
+    owner_id: str
+    created_at: float
+    token_hash: str | None = None
+    token_at: float | None = None  # when the current token was issued
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +355,25 @@ class Store(Protocol):
 
     async def rename_account(self, guest_id: str, name: str, name_key: str, at: float) -> None:
         """Change an account's name (and its guest's); raises `StoreError` if the name is taken."""
+        ...
+
+    # -- bot accounts ----------------------------------------------------------------
+
+    async def create_bot(self, guest: GuestRow, account: AccountRow, bot: BotRow) -> None:
+        """Make the bot's guest, account and bot rows in one transaction; raises `StoreError` if the
+        name is taken."""
+        ...
+
+    async def get_bots(self, guest_ids: list[str]) -> dict[str, BotRow]:
+        """The bots among these guests."""
+        ...
+
+    async def bots_of(self, owner_id: str) -> list[BotRow]:
+        """The bots a person made, oldest first."""
+        ...
+
+    async def set_bot_token(self, guest_id: str, token_hash: str | None, at: float) -> None:
+        """Replace the bot's token hash (None revokes it)."""
         ...
 
     # -- ratings, statistics, leaderboards -----------------------------------------

@@ -2,7 +2,8 @@
 
 Only matches between two people are rated. Robots are no pool of their own: a match against a
 robot is always casual (no rating moves, no leaderboard points), so a rating says how someone
-plays against people and cannot be farmed against a robot of a known strength.
+plays against people and cannot be farmed against a robot of a known strength. Bot accounts
+(programs that people challenge, service/bots.py) are rated in their own pool, `BOT_POOL`.
 """
 
 from __future__ import annotations
@@ -13,11 +14,15 @@ from typing import Any
 from .glicko2 import LICHESS, SCALE, Glicko, GlickoConfig, rate_game
 from .ports import PlayerLine, RatingRow, RatingUpdate
 
-__all__ = ["GAME", "current", "public_rating", "ranked_until", "rating_update"]
+__all__ = ["BOT_POOL", "GAME", "current", "public_rating", "ranked_until", "rating_update"]
 
 #: The one game rated so far: two-player Gin Rummy (any preset and target). Other games get their
 #: own key (and so their own rating and boards).
 GAME = "gin"
+#: The bots' own pool (Lichess's rule): a rated match between a person and a bot account moves
+#: both players' ratings here, never in GAME, so no bot ranks among people and a person's rating
+#: against people cannot be farmed against a program.
+BOT_POOL = "gin_bot"
 DAY = 86400.0
 
 

@@ -221,6 +221,7 @@ class TournamentLive:
             raise Forbidden("this tournament is over")
 
     async def join(self, guest_id: str, name: str) -> None:
+        await self.service.bots.refuse_bot(guest_id, "tournaments")
         async with self.lock:
             self._may_join(guest_id)
             old = self.players.get(guest_id)

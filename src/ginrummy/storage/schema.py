@@ -6,6 +6,7 @@ import sqlalchemy as sa
 
 __all__ = [
     "accounts",
+    "bots",
     "events",
     "guests",
     "leases",
@@ -109,6 +110,19 @@ accounts = sa.Table(
     sa.Column("password_hash", sa.String(256), nullable=False),
     sa.Column("created_at", sa.Float(precision=53), nullable=False),
     sa.Column("name_changed_at", sa.Float(precision=53), nullable=False),
+)
+
+# A bot account (its guest and account rows hold its name): who made it, and the SHA-256 of its
+# API token (NULL when revoked). The token is shown once, when issued, and never stored.
+bots = sa.Table(
+    "bots",
+    metadata,
+    sa.Column("guest_id", sa.String(32), sa.ForeignKey("guests.id"), primary_key=True),
+    sa.Column("owner_id", sa.String(32), sa.ForeignKey("guests.id"), nullable=False),
+    sa.Column("created_at", sa.Float(precision=53), nullable=False),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("token_at", sa.Float(precision=53), nullable=True),
+    sa.Index("ix_bots_owner", "owner_id"),
 )
 
 ratings = sa.Table(

@@ -1,7 +1,7 @@
 // Leaderboards: today's (UTC day, with its countdown), the last 30 days, and the top ratings.
 import { api, describeError } from "./api.js";
 import { t } from "./i18n.js";
-import { boardTable, countdown, nextUtcMidnight } from "./compete.js";
+import { boardTable, countdown, nextUtcMidnight, ratingText } from "./compete.js";
 import { h, startPage } from "./ui.js";
 
 await startPage("leaderboard");
@@ -32,3 +32,27 @@ async function show(name) {
 for (const tab of document.querySelectorAll("[data-board]")) tab.addEventListener("click", () => show(tab.dataset.board));
 const wanted = location.hash.slice(1);
 show(["today", "rolling", "rating"].includes(wanted) ? wanted : "today");
+
+// Bots apart from people's boards: the ones connected now, each a link to its profile to challenge it.
+async function showBots() {
+  const list = document.getElementById("bots-online");
+  try {
+    const { bots } = await api("GET", "/api/bots/online");
+    list.replaceChildren(
+      ...bots.map((b) =>
+        h(
+          "li",
+          { class: "bot-row", dataset: { id: b.id } },
+          h("a", { href: b.profile, class: "player-link" }, b.name),
+          h("span", { class: "badge bot" }, t("bots.badge")),
+          h("span", { class: "rating" }, ratingText(b.rating)),
+          h("a", { class: "button", href: b.profile }, t("bots.challenge")),
+        ),
+      ),
+    );
+    if (!bots.length) list.append(h("li", { class: "hint" }, t("bots.online_none")));
+  } catch (error) {
+    list.replaceChildren(h("li", { class: "error" }, describeError(error)));
+  }
+}
+showBots();

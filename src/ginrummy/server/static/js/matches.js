@@ -10,6 +10,7 @@ list.textContent = t("matches.loading");
 
 function opponentName(m) {
   if (m.opponent_kind === "robot" && m.opponent_level) return robotName(m.opponent_level);
+  if (m.opponent && m.opponent_bot) return t("bots.name_mark", { name: m.opponent });
   return m.opponent ? guestName(m.opponent) : t("matches.nobody");
 }
 

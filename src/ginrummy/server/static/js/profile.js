@@ -2,7 +2,7 @@
 import { api, describeError } from "./api.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
 import { ratingChart, ratingText } from "./compete.js";
-import { h, startPage } from "./ui.js";
+import { h, startPage, toast } from "./ui.js";
 
 await startPage("profile");
 const root = document.getElementById("profile");
@@ -16,6 +16,105 @@ function stat(key, value) {
   return h("div", { class: "stat", dataset: { stat: key } }, h("div", { class: "stat-value" }, value), h("div", { class: "stat-name" }, t(`profile.stat.${key}`)));
 }
 
+const PRESETS = ["classic", "hoyle", "oklahoma", "big_gin"];
+const TARGETS = [10, 25, 50, 100, 150, 250];
+const CLOCKS = [30, 60, 90, 120];
+
+/** The challenge form of a bot's profile: rules, target, clock, rated; then the wait for its answer. */
+function challengeForm(p) {
+  const select = (id, values, chosen, label) =>
+    h("select", { id }, values.map((v) => h("option", { value: v, selected: v === chosen }, label(v))));
+  const preset = select("challenge-preset", PRESETS, "classic", (v) => t(`rules.${v}`));
+  const target = select("challenge-target", TARGETS, 100, (n) => t("home.target_n", { n }));
+  const clock = select("challenge-clock", CLOCKS, 60, (n) => t("bots.clock_n", { n }));
+  const rated = h("input", { type: "checkbox", id: "challenge-rated", checked: true });
+  const status = h("p", { class: "hint", id: "challenge-status", role: "status" });
+  const button = h("button", { type: "submit", class: "primary big", id: "challenge-send" }, t("bots.challenge"));
+  const cancel = h("button", { type: "button", id: "challenge-cancel", hidden: true }, t("bots.challenge_cancel"));
+  let pending = null;
+  const form = h(
+    "form",
+    { id: "challenge-form", class: "challenge" },
+    h("h2", {}, t("bots.challenge_title", { name: p.name })),
+    h("label", { class: "field" }, h("span", {}, t("home.rules")), preset),
+    h("label", { class: "field" }, h("span", {}, t("home.target")), target),
+    h("label", { class: "field" }, h("span", {}, t("home.turn_clock")), clock),
+    h("label", { class: "check" }, rated, h("span", {}, t("bots.rated_in_pool"))),
+    h("div", { class: "actions" }, button, cancel),
+    status,
+  );
+  const settle = (c) => {
+    pending = null;
+    button.disabled = false;
+    cancel.hidden = true;
+    if (c.status === "accepted") {
+      status.textContent = t("bots.challenge_accepted");
+      location.assign(c.url);
+    } else if (c.status === "declined") {
+      status.textContent = t(`bots.declined.${c.decline_reason || "generic"}`, { name: p.name });
+    } else {
+      status.textContent = t(`bots.challenge_${c.status}`, { name: p.name });
+    }
+  };
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    try {
+      let c = await api("POST", `/api/players/${encodeURIComponent(p.id)}/challenge`, {
+        preset: preset.value,
+        target: Number(target.value),
+        turn_seconds: Number(clock.value),
+        rated: rated.checked,
+      });
+      pending = c.id;
+      cancel.hidden = false;
+      status.textContent = t("bots.challenge_waiting", { name: p.name });
+      while (c.status === "pending" && pending === c.id) {
+        c = await api("GET", `/api/challenges/${encodeURIComponent(c.id)}?wait=25`);
+      }
+      if (pending === c.id || c.status !== "pending") settle(c);
+    } catch (error) {
+      pending = null;
+      button.disabled = false;
+      cancel.hidden = true;
+      status.textContent = "";
+      toast(describeError(error), "error");
+    }
+  });
+  // Leaving the page withdraws a challenge still waiting: nobody would be at the table.
+  addEventListener("pagehide", () => {
+    if (pending) fetch(`/api/challenges/${encodeURIComponent(pending)}`, { method: "DELETE", keepalive: true }).catch(() => {});
+  });
+  cancel.addEventListener("click", async () => {
+    if (!pending) return;
+    try {
+      settle(await api("DELETE", `/api/challenges/${encodeURIComponent(pending)}`));
+    } catch (error) {
+      toast(describeError(error), "error");
+    }
+  });
+  return form;
+}
+
+function botPanel(p) {
+  if (!p.bot) return null;
+  return h(
+    "div",
+    { class: "bot-panel", id: "bot-panel" },
+    h(
+      "p",
+      { class: "hint" },
+      t("bots.made_by"),
+      " ",
+      h("a", { href: `/players/${encodeURIComponent(p.bot.owner.id)}`, id: "bot-owner" }, p.bot.owner.name),
+      " · ",
+      h("span", { class: `badge ${p.bot.online ? "online" : "offline"}`, id: "bot-online" }, t(p.bot.online ? "bots.online" : "bots.offline")),
+    ),
+    h("p", { class: "hint" }, t("bots.pool_note")),
+    p.bot.online ? challengeForm(p) : h("p", { class: "hint", id: "bot-offline-note" }, t("bots.offline_note", { name: p.name })),
+  );
+}
+
 function render(p) {
   document.title = `${p.name} · ${t("app.name")}`;
   const r = p.rating;
@@ -25,7 +124,7 @@ function render(p) {
       "li",
       { class: `match-row ${m.outcome}`, dataset: { id: m.id } },
       h("div", { class: "when" }, formatDate(m.finished_at)),
-      h("div", { class: "who" }, t("matches.vs", { name: m.opponent })),
+      h("div", { class: "who" }, t("matches.vs", { name: m.opponent }), m.opponent_bot ? h("span", { class: "badge bot" }, t("bots.badge")) : null),
       h("div", { class: "rules" }, m.rated ? t("profile.rated") : t("profile.casual")),
       h("div", { class: "score" }, `${formatNumber(m.scores[0])} – ${formatNumber(m.scores[1])}`),
       h("div", { class: `result ${m.outcome}` }, t(`profile.outcome.${m.outcome}`)),
@@ -37,7 +136,9 @@ function render(p) {
       "div",
       { class: "profile-head" },
       h("h1", { id: "profile-name" }, p.name),
-      h("span", { class: `badge ${p.account ? "account" : "guest"}` }, t(p.account ? "profile.account" : "profile.guest")),
+      p.bot
+        ? h("span", { class: "badge bot", id: "bot-badge", title: t("bots.badge_hint") }, t("bots.badge"))
+        : h("span", { class: `badge ${p.account ? "account" : "guest"}` }, t(p.account ? "profile.account" : "profile.guest")),
       h("p", { class: "hint" }, t("profile.since", { date: formatDate(p.member_since) })),
     ),
     h(
@@ -46,6 +147,15 @@ function render(p) {
       h("div", { class: "rating-big", id: "profile-rating", title: t("profile.deviation", { n: r.deviation }) }, ratingText(r)),
       h("div", { class: "hint" }, r.provisional ? t("profile.provisional") : t("profile.rated_games", { n: r.games })),
     ),
+    botPanel(p),
+    p.playing && p.playing.length
+      ? h(
+          "div",
+          { id: "bot-playing" },
+          h("h2", {}, t("bots.playing_now")),
+          h("ul", { class: "rows" }, p.playing.map((g) => h("li", {}, h("a", { class: "button", href: g.watch }, t("bots.watch"))))),
+        )
+      : null,
     h("h2", {}, t("profile.history")),
     p.history.length ? ratingChart(p.history, { formatDay: day }) : h("p", { class: "hint", id: "no-history" }, t("profile.no_history")),
     h("h2", {}, t("profile.statistics")),

@@ -61,6 +61,7 @@ function names() {
   const players = (state.data && state.data.players) || [];
   return [0, 1].map((s) => {
     const p = players.find((x) => x.seat === s) || players[s];
+    if (p && p.bot) return t("bots.name_mark", { name: p.name });
     return (p && playerName(p)) || t("replay.seat", { n: s + 1 });
   });
 }

@@ -17,7 +17,7 @@ function seat(message, s) {
   return h(
     "div",
     { class: `watch-seat${v.to_act === s ? " to-act" : ""}`, dataset: { seat: s } },
-    h("div", { class: "watch-name" }, p.name || "", " ", h("strong", {}, formatNumber(v.scores[s]))),
+    h("div", { class: "watch-name" }, p.name || "", " ", p.bot ? h("span", { class: "badge bot" }, t("bots.badge")) : null, " ", h("strong", {}, formatNumber(v.scores[s]))),
     h("div", { class: "watch-hand" }, cards),
   );
 }

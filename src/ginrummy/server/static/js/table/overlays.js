@@ -187,6 +187,11 @@ export class Overlays {
         rematch.disabled = false;
       }
     });
+    // A bot accepts each match itself: it is challenged again from its profile.
+    const opponent = state.player(1 - seat);
+    const again = opponent.bot
+      ? h("a", { class: "button primary big", id: "challenge-again", href: `/@/${encodeURIComponent(opponent.name)}` }, t("bots.challenge_again"))
+      : rematch;
     const shown = state.names();
     this.table.append(
       h(
@@ -230,7 +235,7 @@ export class Overlays {
           h(
             "div",
             { class: "overlay-actions" },
-            rematch,
+            again,
             h(
               "a",
               { class: "button", id: "open-replay", href: `/replay/${encodeURIComponent(state.matchId)}` },

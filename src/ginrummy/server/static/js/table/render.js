@@ -172,6 +172,7 @@ export class Board {
         }),
         h("strong", { class: "seat-name", id: "opponent-name" }, p.name),
         kind ? h("span", { class: "seat-kind" }, kind) : null,
+        p.bot ? h("span", { class: "badge bot", id: "opponent-bot", title: t("bots.badge_hint") }, t("bots.badge")) : null,
         p.connected || p.kind !== "human"
           ? null
           : h("span", { class: "badge warn", id: "opponent-offline" }, t("table.disconnected")),
