@@ -301,7 +301,9 @@ def test_two_player_gin_rules_json_is_unchanged() -> None:
 def test_table_rules_json_round_trips(name: str) -> None:
     rules = Rules.preset(name)
     variant = rules.replace(
-        preset_name="house", target=77, **({"ace": "either", "players": 5} if name == "rummy" else {})
+        preset_name="house",
+        target=77,
+        **({"ace": "either", "players": 5} if name == "rummy" else {"gin_bonus": 20}),
     )
     for value in (rules, variant):
         assert Rules.from_json(value.to_json()) == value

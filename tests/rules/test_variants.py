@@ -476,8 +476,13 @@ def test_rules_are_named_after_the_preset_they_equal_or_custom() -> None:
     assert Rules.preset("classic").replace(big_gin_bonus=31).preset_name == "big_gin"
     everything = Rules.preset("oklahoma").to_json()
     assert Rules.from_json({**everything, "preset": "My house rules"}).preset_name == "oklahoma"
-    custom = Rules(target=150)
+    custom = Rules(gin_bonus=20, target=150)
     assert Rules.from_json(custom.to_json()) == custom and custom.to_json()["preset"] == "custom"
+    # The target is how long a match lasts, not a rule: classic played to 150 is still classic.
+    assert (
+        Rules(target=150).preset_name == "classic"
+        and Rules.preset("hoyle").replace(target=25).preset_name == "hoyle"
+    )
     # A name is short text; a long one is refused, and "custom" alone does not say the rules.
     with pytest.raises(RulesError, match="1 to 40 characters, got 15000 characters"):
         Rules.from_json({"preset": "x" * 15000})

@@ -200,7 +200,7 @@ def test_a_room_link_shows_who_invites_and_whether_a_seat_is_free(tmp_path: Path
         code, match_id = await service.create_room(alice, {"preset": "hoyle", "target": 150}, 90)
         info = await service.room_info(None, code.lower())
         assert info["host"] == "Alice" and info["status"] == "waiting" and not info["full"]
-        assert info["rules"]["preset"] == "custom" and info["rules"]["target"] == 150  # hoyle, to 150
+        assert info["rules"]["preset"] == "hoyle" and info["rules"]["target"] == 150  # hoyle, to 150
         assert info["turn_seconds"] == 90 and info["match_id"] is None and not info["seated"]
         await service.join_room(bob, code)
         assert (await service.room_info(bob, code))["match_id"] == match_id

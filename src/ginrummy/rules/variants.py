@@ -285,12 +285,16 @@ class Rules:
 
 
 def _name_of(rules: Rules) -> str:
-    """The preset `rules` equal in every field but the name, else "custom"."""
+    """The preset `rules` equal in every field but the name and the target, else "custom".
+
+    The target is how long a match lasts, not how it is scored, and the table shows it on
+    its own ("to 25"): classic rules played to 25 are still classic.
+    """
     presets: dict[str, Rules] | None = globals().get("PRESETS")
     if presets is None:  # building the presets themselves
         return rules.preset_name
     for name, preset in presets.items():
-        if all(getattr(rules, f.name) == getattr(preset, f.name) for f in _RULE_FIELDS):
+        if all(getattr(rules, f.name) == getattr(preset, f.name) for f in _NAMED_FIELDS):
             return name
     return CUSTOM
 
@@ -304,6 +308,7 @@ def _shown(value: Any) -> str:
 
 
 _RULE_FIELDS = tuple(f for f in fields(Rules) if f.name != "preset_name")
+_NAMED_FIELDS = tuple(f for f in _RULE_FIELDS if f.name != "target")
 _ALL_FIELDS: Final = tuple(f.name for f in fields(Rules))
 _GIN_JSON_FIELDS: Final = tuple(name for name in _ALL_FIELDS if name not in TABLE_FIELDS)
 _TABLE_DEFAULTS: Final = {f.name: f.default for f in fields(Rules) if f.name in TABLE_FIELDS}
