@@ -170,7 +170,7 @@ function render(p) {
       stat("knock_deadwood", s.knock_deadwood === null ? "–" : formatNumber(Math.round(s.knock_deadwood * 10) / 10)),
     ),
     h("h2", {}, t("profile.matches")),
-    matches.length ? h("ul", { class: "rows match-list" }, matches) : h("p", { class: "hint" }, t("matches.none")),
+    matches.length ? h("ul", { class: "rows match-list" }, matches) : h("p", { class: "hint" }, t("profile.no_matches")),
   );
 }
 
