@@ -199,6 +199,8 @@ def _view(data: dict[str, Any], version: int) -> AnyView:
         raise ProtocolError(
             f"a version 1 view is two-player Gin, this one is {raw['game']!r}: agree on version 2 in the hello"
         )
+    if version >= 2 and isinstance(raw, dict) and "game" not in raw:
+        raise ProtocolError("a version 2 view needs its 'game': gin, gin3, gin4_teams or rummy")
     try:
         if version >= 2:
             return game_view_from_json(raw)

@@ -209,6 +209,10 @@ class HandEnd:
             )
         except (KeyError, IndexError) as exc:
             raise ViewError(f"showdown is missing {exc.args[0]!r}") from None
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, ViewError):
+                raise
+            raise ViewError(f"bad showdown: {exc}") from None
 
 
 def _by_seat(knocker: int, of_knocker: T, of_defender: T) -> tuple[T, T]:
