@@ -48,7 +48,7 @@ def main(mode):
                 not isinstance(view, dict)
                 or not view.get("legal")
                 or "seat" not in view
-                or "hand" not in view
+                or ("game" not in view and "hand" not in view)
             ):
                 send({"type": "error", "message": "bad view"})
                 continue

@@ -217,11 +217,15 @@ class _Conversation:
                 return line
 
     def exit_story(self) -> str:
+        """How the engine ended, with its last words on stderr (a traceback's last lines)."""
         try:
             code = self.process.wait(timeout=0.3)
         except subprocess.TimeoutExpired:
             return ""
-        return f" (it exited with status {code})"
+        self._threads[1].join(timeout=0.3)
+        said = [e.text for e in self.log if e.direction == "stderr" and e.text.strip()][-3:]
+        last = f"; its last stderr lines: {' | '.join(said)}" if said else ""
+        return f" (it exited with status {code}{last})"
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -884,11 +888,10 @@ class _Checker:
         base = next(iter(bases.values()), None)
         if base is None:
             return
-        broken = Act(10**6, base, 2).to_json()
-        del broken["view"]["game"]
+        broken = {"type": "act", "id": 10**6 + 1, "view": {"game": "rummy", "seat": 0}}
         self.run(
-            "version 2: an act whose view does not name its game gets an error reply",
-            lambda: self._junk(json.dumps(broken, separators=(",", ":")), base),
+            "version 2: an act whose view is broken gets an error reply",
+            lambda: self._junk(json.dumps(broken), base),
             ok="an error reply, then a legal action",
         )
         over = _finished_table_view()
