@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from ginrummy.cli import _load_commands, app
@@ -37,14 +38,25 @@ def test_every_position_kind_is_reached() -> None:
     assert all(s.view.legal for s in found)
 
 
-def test_our_engine_conforms() -> None:
-    command = [sys.executable, "-m", "ginrummy.cli", "engine", "--bot", "baseline"]
-    report = check_engine(command, matches=1)
+OUR_ENGINE = [sys.executable, "-m", "ginrummy.cli", "engine", "--bot", "baseline"]
+
+
+def _conforms(report: CheckReport) -> list[str]:
     assert report.ok and report.count("warn") == 0 and report.count("skip") == 0, [
         (c.name, c.detail) for c in report.checks if c.status != "pass"
     ]
     assert report.engine_name == "baseline" and report.protocols == [1, 2]
-    names = [c.name for c in report.checks]
+    return [c.name for c in report.checks]
+
+
+def test_our_engine_conforms() -> None:
+    names = _conforms(check_engine(OUR_ENGINE, matches=0))
+    assert any(name.startswith("version 2: rummy for 6") for name in names)
+
+
+@pytest.mark.slow
+def test_our_engine_plays_whole_games_of_every_kind() -> None:
+    names = _conforms(check_engine(OUR_ENGINE, matches=1))
     assert sum(name.startswith("a whole") for name in names) == 4
     games = [name for name in names if name.startswith("version 2: a whole")]
     assert len(games) == 6 and any("gin4_teams" in name for name in games)

@@ -1,6 +1,6 @@
 """Messages of the engine protocol (docs/protocol.md): their types, JSON lines and validation.
 
-Version 1 (PROTOCOL.md) is two-player Gin. Version 2 carries every game: its VIEW names the
+Version 1 (docs/protocol.md) is two-player Gin. Version 2 carries every game: its VIEW names the
 game (`gin`, `gin3`, `gin4_teams`, `rummy`) and its actions include Rummy's `meld` and
 `layoff`. A message knows which version it belongs to; the hello is the same in both.
 """

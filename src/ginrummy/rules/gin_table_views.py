@@ -2,7 +2,7 @@
 of every other hand being played, and nothing hidden (a seat sitting out holds no card).
 
 Seats here are the game's seats (0 to 2, or 0 to 3). `GinTableView.two_player()` turns the
-seat's own hand into the two-player `View` of PROTOCOL.md version 1, so every two-player
+seat's own hand into the two-player `View` of docs/protocol.md version 1, so every two-player
 computer player can play it.
 """
 
@@ -233,7 +233,7 @@ class GinTableView:
         return (self.scores[me], self.scores[them])
 
     def two_player(self) -> View:
-        """This seat's own hand as the two-player VIEW of PROTOCOL.md version 1.
+        """This seat's own hand as the two-player VIEW of docs/protocol.md version 1.
 
         Its `scores` are `pair_scores()`; seats are 0 and 1 in the order of the table's players.
         """
