@@ -17,6 +17,7 @@ from jsonschema import Draft202012Validator
 
 from ginrummy import Rules, new_game
 from ginrummy.arena.tables import play_table_game
+from ginrummy.bots.table_players import make_game_player
 from ginrummy.engine.host import EnginePlayer, EngineSeat
 from ginrummy.engine.protocol import Act, Result
 from ginrummy.engine.schema import MESSAGES, problems, schema, schema_id
@@ -342,10 +343,14 @@ def test_an_unknown_field_in_a_reply_is_told_apart() -> None:
 def test_every_result_view_validates() -> None:
     """The last view of a finished game of each kind, as its `result` carries it."""
     for name in ("classic", "gin3", "gin4_teams", "rummy"):
-        game = new_game(Rules.preset(name).replace(target=10), seed=2)
+        rules = Rules.preset(name).replace(target=10)
+        game = new_game(rules, seed=2)
+        players = [
+            make_game_player("novice" if name == "rummy" else "baseline", rules, seed=s) for s in range(4)
+        ]
         while not game.is_over:
             seat = game.seats_to_act[0]
-            game.apply(game.legal_actions(seat)[-1], seat)
+            game.apply(players[seat].act(game.view(seat)), seat)
         for seat in range(game.rules.players):
             view = game.hand_view(seat, game.hand_number)
             assert _texts(Result(view, 2).to_json(), "result", 2) == []
