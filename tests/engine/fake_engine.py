@@ -2,13 +2,17 @@
 
     python fake_engine.py MODE
 
-Modes: good, silent, illegal, chatty, answers_result, dies_on_junk, slow, wrong_id, ignores_quit,
-strict_fields.
+Modes: good (version 1 only), good2 (versions 1 and 2), silent, illegal, chatty, answers_result,
+dies_on_junk, slow, wrong_id, ignores_quit, strict_fields, extra_field (an unknown field in every
+action), card_in_action (reads a drawn card inside the history's action, where it never is: it
+crashes on the first draw it reads), short_meld (version 2: lays two-card melds).
 """
 
 import json
 import sys
 import time
+
+SPEAK_2 = ("good2", "card_in_action", "short_meld", "extra_field")
 
 
 def send(obj):
@@ -33,17 +37,18 @@ def main(mode):
         if mode == "silent":
             continue
         if kind == "hello":
-            if msg.get("protocol") != 1:
-                send({"type": "error", "message": "protocol 1 only"})
+            spoken = (1, 2) if mode in SPEAK_2 else (1,)
+            if msg.get("protocol") not in spoken:
+                send({"type": "error", "message": f"protocol {' and '.join(map(str, spoken))} only"})
             else:
-                send({"type": "hello", "protocol": 1, "name": f"fake-{mode}"})
+                send({"type": "hello", "protocol": msg["protocol"], "name": f"fake-{mode}"})
         elif kind == "act":
             view = msg.get("view")
             if (
                 not isinstance(view, dict)
                 or not view.get("legal")
                 or "seat" not in view
-                or "hand" not in view
+                or ("game" not in view and "hand" not in view)
             ):
                 send({"type": "error", "message": "bad view"})
                 continue
@@ -54,9 +59,20 @@ def main(mode):
                 print("thinking about", view["phase"])
             if mode == "slow" and view.get("phase") == "draw":
                 time.sleep(2)
+            if mode == "card_in_action":
+                drawn = [
+                    e["action"]["card"] for e in view.get("history", []) if e["action"]["type"] == "draw"
+                ]
+                print("cards seen drawn:", drawn, file=sys.stderr)
             action = view["legal"][0]
             if mode == "illegal":
                 action = {"type": "pass"}
+            if mode == "short_meld":
+                melds = [a for a in view["legal"] if a["type"] == "meld"]
+                if melds:
+                    action = {"type": "meld", "cards": melds[0]["cards"][:2]}
+            if mode == "extra_field":
+                action = {**action, "confidence": 0.9}
             reply_id = msg["id"] + 1 if mode == "wrong_id" else msg["id"]
             send({"type": "action", "id": reply_id, "action": action})
         elif kind == "result":

@@ -1,4 +1,5 @@
-"""The conformance checker against our own engine and against engines broken on purpose (real subprocesses)."""
+"""The conformance checker against our own engine and against engines broken on purpose (real subprocesses),
+in both protocol versions."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from ginrummy.cli import _load_commands, app
-from ginrummy.engine.check import CheckReport, check_engine, scenarios
+from ginrummy.engine.check import CheckReport, check_engine, scenarios, table_scenarios
 
 FAKE = Path(__file__).with_name("fake_engine.py")
 
@@ -36,15 +38,28 @@ def test_every_position_kind_is_reached() -> None:
     assert all(s.view.legal for s in found)
 
 
-def test_our_engine_conforms() -> None:
-    command = [sys.executable, "-m", "ginrummy.cli", "engine", "--bot", "baseline"]
-    report = check_engine(command, matches=1)
+OUR_ENGINE = [sys.executable, "-m", "ginrummy.cli", "engine", "--bot", "baseline"]
+
+
+def _conforms(report: CheckReport) -> list[str]:
     assert report.ok and report.count("warn") == 0 and report.count("skip") == 0, [
         (c.name, c.detail) for c in report.checks if c.status != "pass"
     ]
-    assert report.engine_name == "baseline"
-    names = [c.name for c in report.checks]
+    assert report.engine_name == "baseline" and report.protocols == [1, 2]
+    return [c.name for c in report.checks]
+
+
+def test_our_engine_conforms() -> None:
+    names = _conforms(check_engine(OUR_ENGINE, matches=0))
+    assert any(name.startswith("version 2: rummy for 6") for name in names)
+
+
+@pytest.mark.slow
+def test_our_engine_plays_whole_games_of_every_kind() -> None:
+    names = _conforms(check_engine(OUR_ENGINE, matches=1))
     assert sum(name.startswith("a whole") for name in names) == 4
+    games = [name for name in names if name.startswith("version 2: a whole")]
+    assert len(games) == 6 and any("gin4_teams" in name for name in games)
     assert names[-2:] == ["quit: the engine exits with status 0", "end of input: the engine exits"]
 
 
@@ -143,3 +158,57 @@ def test_the_command_prints_an_actionable_report() -> None:
     assert data["ok"] and data["failed"] == 0 and data["engine"] == "fake-good"
     bad = runner.invoke(app, ["engine-check", "x", "--time-limit", "0"])
     assert bad.exit_code == 2 and "positive" in bad.output
+
+
+def test_every_version_2_position_kind_is_reached() -> None:
+    found, missing = table_scenarios()
+    assert not missing
+    games = {(s.view.rules.game, s.view.players) for s in found}
+    assert games == {("gin3", 3), ("gin4_teams", 4), ("rummy", 2), ("rummy", 3), ("rummy", 4), ("rummy", 6)}
+    assert all(s.view.legal for s in found)
+
+
+def test_an_engine_of_version_1_only_is_told_what_it_can_play() -> None:
+    report = check_engine(fake("good"), matches=0)
+    assert report.ok and report.protocols == [1]
+    check = next(c for c in report.checks if c.name == "version 2: hello")
+    assert check.status == "skip" and "not at Rummy, which needs version 2" in check.detail
+    assert not any(c.name.startswith("version 2: rummy") for c in report.checks)
+
+
+def test_a_small_engine_of_both_versions_conforms() -> None:
+    report = check_engine(fake("good2"), matches=0)
+    assert report.ok and report.count("warn") == 0, [
+        (c.name, c.detail) for c in report.checks if c.status != "pass"
+    ]
+    assert report.protocols == [1, 2]
+    names = [c.name for c in report.checks]
+    for kind in ("gin3: ", "gin4_teams: ", "rummy for 2: ", "rummy for 6: the stock is empty"):
+        assert any(name.startswith(f"version 2: {kind}") for name in names), kind
+
+
+def test_an_engine_that_reads_the_drawn_card_inside_the_action_is_shown_its_traceback() -> None:
+    """Issue 12's engine: it looked for a draw's card inside the action, where it never is."""
+    report = check_engine(fake("card_in_action"), matches=0)
+    assert not report.ok
+    check = next(c for c in report.checks if c.name == "act: draw: stock or upcard")
+    assert check.status == "fail" and "exited with status 1" in check.detail
+    assert "KeyError: 'card'" in check.detail
+    assert any(e.direction == "stderr" and "Traceback" in e.text for e in check.exchange)
+    assert statuses(report)["act: offer: the first upcard, first to decide"] == "pass"  # nothing drawn yet
+
+
+def test_a_reply_the_schema_refuses_fails_with_the_reason() -> None:
+    report = check_engine(fake("short_meld"), matches=0)
+    check = next(c for c in report.checks if c.name == "version 2: rummy for 4: a meld to lay")
+    assert check.status == "fail"
+    assert "does not allow" in check.detail and "is too short" in check.detail
+    assert any(e.direction == "engine" and '"meld"' in e.text for e in check.exchange)
+    assert statuses(report)["version 2: rummy for 4: draw: stock or discard pile"] == "pass"
+
+
+def test_an_unknown_field_in_replies_is_a_warning() -> None:
+    report = check_engine(fake("extra_field"), matches=0)
+    assert report.ok
+    warned = [c for c in report.checks if c.status == "warn"]
+    assert warned and all("'confidence' was unexpected" in c.detail for c in warned)

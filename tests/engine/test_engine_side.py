@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import json
+import logging
+import random
 import subprocess
 import sys
 from typing import Any
@@ -241,3 +244,65 @@ def test_unknown_bot_is_a_clear_error() -> None:
     assert done.returncode == 2
     assert "unknown player 'no-such-bot'" in done.stderr
     assert done.stdout == ""
+
+
+def _views_of_every_game() -> list[tuple[int, Any]]:
+    """A view deep into a hand of each game, with the version that carries it."""
+    from ginrummy import new_game
+
+    found = []
+    for name in ("classic", "gin3", "gin4_teams", "rummy"):
+        game = new_game(name, seed=4)
+        rng = random.Random(2)
+        for _ in range(25):
+            seat = game.seats_to_act[0]
+            game.apply(rng.choice(game.legal_actions(seat)), seat)
+        view = game.view(game.seats_to_act[0])
+        found += [(1, view), (2, view)] if name == "classic" else [(2, view)]
+    return found
+
+
+def _field_paths(view: dict[str, Any]) -> list[tuple[Any, ...]]:
+    paths: list[tuple[Any, ...]] = [(key,) for key in view]
+    paths += [("rules", key) for key in view["rules"]]
+    for holder, prefix in [(view, ()), *[(t, ("tables", n)) for n, t in enumerate(view.get("tables", []))]]:
+        if holder.get("history"):
+            paths += [(*prefix, "history", 0, key) for key in holder["history"][0]]
+        paths += [(*prefix, key) for key in holder if prefix]
+    return paths
+
+
+def test_a_view_missing_any_field_gets_an_action_or_an_error_naming_it_never_a_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 12: an engine must answer a view that lacks a field with a clear error (or play on
+    when the field is optional), never crash; ours names what is missing."""
+    from ginrummy import game_action_from_json
+    from ginrummy.bots.table_players import make_game_player
+    from ginrummy.engine.protocol import Act
+
+    caplog.set_level(logging.INFO, logger="ginrummy.engine")
+    for version, view in _views_of_every_game():
+        base = Act(1, view, version).to_json()
+        for path in _field_paths(base["view"]):
+            message = copy.deepcopy(base)
+            node = message["view"]
+            for part in path[:-1]:
+                node = node[part]
+            del node[path[-1]]
+            out = io.StringIO()
+            lines = [json.dumps({"type": "hello", "protocol": version}), json.dumps(message)]
+            serve(
+                lambda: make_player("baseline", seed=1),
+                io.StringIO("".join(line + "\n" for line in lines)),
+                out,
+                seat_for=lambda rules: make_game_player("casual", rules, seed=1),
+            )
+            reply = json.loads(out.getvalue().splitlines()[1])
+            where = f"{base['view'].get('game', 'gin')} v{version} without {'/'.join(map(str, path))}"
+            if reply["type"] == "action":
+                assert game_action_from_json(reply["action"]) in view.legal, where
+            else:
+                assert reply["type"] == "error" and str(path[-1]) in reply["message"], (where, reply)
+                assert "failed" not in reply["message"], (where, reply)  # the view, not the player
+    assert not any("Traceback" in record.getMessage() or record.exc_info for record in caplog.records)

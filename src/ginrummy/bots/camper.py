@@ -10,7 +10,7 @@ afterwards plays for Gin; at a knock it shows the melds that leave the fewest la
 Here the lookahead term is the chance that the next unseen card does not make a new meld
 with the cards kept (so early in a hand it keeps the cards with the most live outs, late in
 it the fewest points), and the opponent's odds are `knowledge.card_probs`. The referee
-already shows a knocker's best arrangement against the defender's layoffs (RULES.md §4), so
+already shows a knocker's best arrangement against the defender's layoffs (docs/rules.md §4), so
 its own part at a knock is the card it knocks with: the one whose melds offer the fewest
 live layoff cards. Nothing here is the original's code.
 """

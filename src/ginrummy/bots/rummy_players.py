@@ -1,4 +1,4 @@
-"""Computer players for classic Rummy (RULES.md §8): `rummy-random` and four levels people choose
+"""Computer players for classic Rummy (docs/rules.md §8): `rummy-random` and four levels people choose
 from, each seeing only its seat's `RummyView`.
 
 What every level knows: a hand is worth what it would still hold after laying every meld it

@@ -3,7 +3,7 @@
 `make_game_player(name, rules)` builds a player for the game `rules.game` names. Two-player
 Gin uses the registered players as they are. At three- and four-player Gin tables a
 two-player player plays its seat's own hand through `GinTableView.two_player()` (the view of
-PROTOCOL.md version 1), with its total and its opponent's (or the two teams') as the scores.
+docs/protocol.md version 1), with its total and its opponent's (or the two teams') as the scores.
 Rummy has its own players (`rummy_players`). `suggest_move(view)` gives a hint for any view.
 """
 

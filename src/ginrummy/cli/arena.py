@@ -67,7 +67,9 @@ def arena(
         False, "--round-robin", help="Every pair of the players plays; print a cross table."
     ),
     engine: list[str] = typer.Option(
-        None, "--engine", help='Seat an outside program speaking PROTOCOL.md (repeatable): "COMMAND ARGS".'
+        None,
+        "--engine",
+        help='Seat an outside program speaking docs/protocol.md (repeatable): "COMMAND ARGS".',
     ),
     time_limit: float = typer.Option(10.0, "--time-limit", help="Seconds per move for outside engines."),
     time_budget: float | None = typer.Option(

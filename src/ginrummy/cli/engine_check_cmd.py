@@ -1,4 +1,4 @@
-"""The `engine-check` subcommand: a conformance report for an outside engine (PROTOCOL.md)."""
+"""The `engine-check` subcommand: a conformance report for an outside engine (docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ def engine_check(
     matches: int = typer.Option(1, "--matches", help="Whole matches per rules preset against our baseline."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
 ) -> None:
-    """Check that an engine speaks the protocol: every phase and preset, edge cases, junk, result, quit.
+    """Check that an engine speaks the protocol: versions 1 and 2, every game, phase and preset, edge
+    cases, junk, result, quit; every reply against the message schemas.
 
     Exit status 0 when no check failed (warnings allowed), 1 when one did.
     """
@@ -50,7 +51,9 @@ def engine_check(
             console.print(f"{_MARKS[check.status]:>6}  {escape(check.name)}")
 
     if not as_json:
-        console.print(f"Checking [bold]{escape(command)}[/bold] (protocol 1, {time_limit:g} s per action)")
+        console.print(
+            f"Checking [bold]{escape(command)}[/bold] (protocol versions 1 and 2, {time_limit:g} s per action)"
+        )
     report = check_engine(
         command, time_limit=time_limit, hello_timeout=hello_timeout, matches=matches, progress=progress
     )
@@ -74,12 +77,14 @@ def engine_check(
             console.print(table)
     console.print()
     name = f" ({escape(report.engine_name)})" if report.engine_name else ""
+    spoken = " and ".join(str(v) for v in report.protocols)
+    versions = f", speaking protocol {spoken}," if spoken else ""
     timing = ""
     if data["answers"]:
         timing = f"; {data['answers']} answers, median {data['answer_ms_median']} ms, slowest {data['answer_ms_max']} ms"
     verdict = "[green]conforms[/green]" if report.ok else "[red]does not conform[/red]"
     console.print(
-        f"Engine{name} {verdict}: {data['passed']} passed, {data['failed']} failed, "
+        f"Engine{name}{versions} {verdict}: {data['passed']} passed, {data['failed']} failed, "
         f"{data['warnings']} warnings, {data['skipped']} skipped{timing}"
     )
     raise typer.Exit(0 if report.ok else 1)

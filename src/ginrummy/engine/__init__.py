@@ -1,4 +1,4 @@
-"""The stdio engine protocol (PROTOCOL.md): host side and engine side."""
+"""The stdio engine protocol (docs/protocol.md): host side and engine side."""
 
 # The engine side (`engine_side.serve`) is not re-exported: it imports the bots,
 # and the bots' arena imports this package, so keeping it out avoids a cycle.

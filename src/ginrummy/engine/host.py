@@ -82,7 +82,7 @@ class EngineProtocolError(EngineFailure):
 
 
 class EnginePlayer:
-    """A player played by an outside program over the stdio protocol (PROTOCOL.md).
+    """A player played by an outside program over the stdio protocol (docs/protocol.md).
 
     The program is started from `command` (a string split with `shlex`, or an
     argument list) and the hello handshake is done at once, within

@@ -1,6 +1,6 @@
 """Messages of the engine protocol (docs/protocol.md): their types, JSON lines and validation.
 
-Version 1 (PROTOCOL.md) is two-player Gin. Version 2 carries every game: its VIEW names the
+Version 1 (docs/protocol.md) is two-player Gin. Version 2 carries every game: its VIEW names the
 game (`gin`, `gin3`, `gin4_teams`, `rummy`) and its actions include Rummy's `meld` and
 `layoff`. A message knows which version it belongs to; the hello is the same in both.
 """
@@ -199,6 +199,8 @@ def _view(data: dict[str, Any], version: int) -> AnyView:
         raise ProtocolError(
             f"a version 1 view is two-player Gin, this one is {raw['game']!r}: agree on version 2 in the hello"
         )
+    if version >= 2 and isinstance(raw, dict) and "game" not in raw:
+        raise ProtocolError("a version 2 view needs its 'game': gin, gin3, gin4_teams or rummy")
     try:
         if version >= 2:
             return game_view_from_json(raw)

@@ -110,7 +110,7 @@ class ActionCodec:
         return np.frombuffer(flags, dtype=np.int8)
 
 
-#: The actions of two-player Gin (PROTOCOL.md ACTION), numbered as `ActionCodec` says.
+#: The actions of two-player Gin (docs/protocol.md ACTION), numbered as `ActionCodec` says.
 ACTIONS: Final = ActionCodec(
     (
         Pass(),

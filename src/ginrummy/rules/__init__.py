@@ -1,5 +1,5 @@
-"""The rules of Gin Rummy (RULES.md): cards, melds, showdowns, hands, matches, views, records;
-Gin for three players and for two teams, and classic Rummy for two to six (RULES.md §7-§8),
+"""The rules of Gin Rummy (docs/rules.md): cards, melds, showdowns, hands, matches, views, records;
+Gin for three players and for two teams, and classic Rummy for two to six (docs/rules.md §7-§8),
 all behind one `Game` interface (`new_game`).
 
 Pure and standard-library only: no I/O and no global randomness. `masks` is the same rules

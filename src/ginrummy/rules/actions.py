@@ -1,4 +1,4 @@
-"""Player actions and their JSON form (PROTOCOL.md ACTION; Rummy's melds and layoffs: docs/protocol.md)."""
+"""Player actions and their JSON form (docs/protocol.md ACTION, Rummy's melds and layoffs included)."""
 
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ class LayOff:
         return f"layoff {self.card} {self.meld}"
 
 
-#: The actions of two-player Gin (PROTOCOL.md version 1).
+#: The actions of two-player Gin (docs/protocol.md version 1).
 Action = Pass | Draw | Discard | Knock | BigGin
 #: Every action of every game: Gin's plus Rummy's melds and layoffs.
 GameAction = Pass | Draw | Discard | Knock | BigGin | LayMeld | LayOff
@@ -143,7 +143,7 @@ def _card_field(data: dict[str, Any]) -> Card:
 
 
 def action_from_json(data: Any) -> Action:
-    """The action a PROTOCOL.md ACTION object (or its JSON text) describes.
+    """The action a docs/protocol.md ACTION object (or its JSON text) describes.
 
     >>> action_from_json({"type": "discard", "card": "7h"})
     Discard(card=Card.parse('7H'))

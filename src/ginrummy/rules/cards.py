@@ -1,4 +1,4 @@
-"""Cards, the 52-bit CardSet, and the rule book's text notation (RULES.md §1)."""
+"""Cards, the 52-bit CardSet, and the rule book's text notation (docs/rules.md §1)."""
 
 from __future__ import annotations
 

@@ -209,7 +209,7 @@ def load_game(text: str | bytes) -> Game:
 
 
 def game_view_from_json(data: Any) -> View | GinTableView | RummyView:
-    """Any game's VIEW: dispatched on its `game` field (absent or `gin`: PROTOCOL.md version 1)."""
+    """Any game's VIEW: dispatched on its `game` field (absent or `gin`: docs/protocol.md version 1)."""
     if isinstance(data, (str, bytes)):
         try:
             data = json.loads(data)

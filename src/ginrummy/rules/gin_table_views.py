@@ -2,7 +2,7 @@
 of every other hand being played, and nothing hidden (a seat sitting out holds no card).
 
 Seats here are the game's seats (0 to 2, or 0 to 3). `GinTableView.two_player()` turns the
-seat's own hand into the two-player `View` of PROTOCOL.md version 1, so every two-player
+seat's own hand into the two-player `View` of docs/protocol.md version 1, so every two-player
 computer player can play it.
 """
 
@@ -72,9 +72,19 @@ class TableHandView:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> TableHandView:
+    def from_json(cls, data: Any, number: int = 0) -> TableHandView:
+        """Parse table number `number` of a view; raise `ViewError` naming the table and what is wrong."""
         if not isinstance(data, dict):
-            raise ViewError(f"a table must be an object, got {data!r}")
+            raise ViewError(f"table {number} must be an object, got {data!r}")
+        try:
+            return cls._parse(data)
+        except KeyError as exc:
+            raise ViewError(f"table {number} is missing the field {exc.args[0]!r}") from None
+        except ViewError as exc:
+            raise ViewError(f"table {number}: {exc}") from None
+
+    @classmethod
+    def _parse(cls, data: dict[str, Any]) -> TableHandView:
         players = data["players"]
         if not (isinstance(players, list) and len(players) == 2):
             raise ViewError("a table's players must be a list of two seats")
@@ -90,8 +100,13 @@ class TableHandView:
         showdown = data.get("showdown")
         if showdown is not None and not isinstance(showdown, dict):
             raise ViewError("showdown must be an object or null")
+        seats = (int(players[0]), int(players[1]))
+        _check_history(history, seats)
+        if showdown is not None:
+            # Kept as sent, so read it once here: a bad one is the host's fault, said now.
+            HandEnd.from_json({**showdown, "scores": [0, 0]})
         return cls(
-            players=(int(players[0]), int(players[1])),
+            players=seats,
             dealer=int(data["dealer"]),
             phase=phase,
             to_act=None if to_act is None else int(to_act),
@@ -103,6 +118,20 @@ class TableHandView:
             hand=None if hand is None else parse_cards(hand),
             showdown=showdown,
         )
+
+
+def _check_history(history: list[dict[str, Any]], players: tuple[int, int]) -> None:
+    """Raise `ViewError` naming the first history entry that is not a step of the hand."""
+    for number, entry in enumerate(history):
+        seat = entry.get("seat")
+        if type(seat) is not int or seat not in players:
+            raise ViewError(
+                f"history entry {number}: its seat must be one of the hand's players {list(players)}, got {seat!r}"
+            )
+        try:
+            PublicStep.from_json({**entry, "seat": players.index(seat)})
+        except ValueError as exc:
+            raise ViewError(f"history entry {number}: {exc}") from None
 
 
 def _map_entry(step: PublicStep, seats: tuple[int, ...]) -> dict[str, Any]:
@@ -204,7 +233,7 @@ class GinTableView:
         return (self.scores[me], self.scores[them])
 
     def two_player(self) -> View:
-        """This seat's own hand as the two-player VIEW of PROTOCOL.md version 1.
+        """This seat's own hand as the two-player VIEW of docs/protocol.md version 1.
 
         Its `scores` are `pair_scores()`; seats are 0 and 1 in the order of the table's players.
         """
@@ -292,7 +321,7 @@ class GinTableView:
                 hand_number=int(data["hand_number"]),
                 scores=tuple(int(s) for s in data["scores"]),
                 rules=Rules.from_json(data["rules"]),
-                tables=tuple(TableHandView.from_json(t) for t in data["tables"]),
+                tables=tuple(TableHandView.from_json(t, n) for n, t in enumerate(data["tables"])),
                 legal=tuple(action_from_json(a) for a in data["legal"]),
                 round=round_result,
             )

@@ -1,4 +1,4 @@
-"""Gin for three players and for two teams of two (RULES.md §7, guide 000; docs/rules.md).
+"""Gin for three players and for two teams of two (docs/rules.md §7, guide 000).
 
 Both are made of ordinary two-player hands (`Hand`), each dealt from its own seed:
 
@@ -83,7 +83,7 @@ def _check_seat(seat: int | None, seats: int) -> None:
 def _final_result(
     points: list[int], hands_won: list[int], rules: Rules, hands_played: int, *, teams: bool
 ) -> GinTableResult:
-    """End-of-match bonuses (RULES.md §6) for several totals: the game bonus goes to the top
+    """End-of-match bonuses (docs/rules.md §6) for several totals: the game bonus goes to the top
     total, the box bonus to everyone per hand won, and the shutout bonus to the top total
     once for every other side that won no hand."""
     n = len(points)
@@ -148,7 +148,7 @@ class ThreeGin:
 
     def _start_hand(self, dealer: int) -> None:
         # The inner hand's seat 0 is the dealer's left, offered the first upcard; seat 1
-        # plays the dealer's role (RULES.md §3.3).
+        # plays the dealer's role (docs/rules.md §3.3).
         self.hands.append(Hand(self.rules, self.next_deal_seed(), 1))
         self.dealers.append(dealer)
 

@@ -1,4 +1,4 @@
-"""One hand (deal) of Gin Rummy as a state machine (RULES.md §3)."""
+"""One hand (deal) of Gin Rummy as a state machine (docs/rules.md §3)."""
 
 from __future__ import annotations
 
@@ -124,7 +124,7 @@ class PublicStep:
         return f"PublicStep({self.seat!r}, {self.kind!r}, {self.source!r}, {self.card!r})"
 
     def to_json(self) -> dict[str, Any]:
-        """The history entry of PROTOCOL.md: ``{"seat", "action", "card"?}`` (a new object;
+        """The history entry of docs/protocol.md: ``{"seat", "action", "card"?}`` (a new object;
         its `action` object is shared by every copy of this step: read it, do not change it)."""
         return self._json.copy()
 

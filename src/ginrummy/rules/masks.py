@@ -132,7 +132,7 @@ _SET_OPTIONS: Final = {
 
 
 def least_deadwood(mask: int) -> int:
-    """The least deadwood count any arrangement of the cards of `mask` leaves (RULES.md §2)."""
+    """The least deadwood count any arrangement of the cards of `mask` leaves (docs/rules.md §2)."""
     c0 = mask & SUIT_BITS
     c1 = mask >> 13 & SUIT_BITS
     c2 = mask >> 26 & SUIT_BITS
@@ -470,7 +470,7 @@ def layoff_deadwood(melds: Sequence[int], defender: int) -> int:
 
 def showdown_points(knocker: int, defender: int, rules: Rules) -> int:
     """The points of a showdown, signed for the knocker: positive when the knocker scores,
-    negative when the defender does (an undercut), 0 for a tie (RULES.md §4-5).
+    negative when the defender does (an undercut), 0 for a tie (docs/rules.md §4-5).
 
     `knocker` holds 10 cards after its face-down discard, or 11 for Big Gin; `defender` 10.
     The knocker shows the best arrangement against these layoffs, as `score_showdown`

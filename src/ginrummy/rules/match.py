@@ -1,4 +1,4 @@
-"""A match: hands to the target, dealer rotation, end-of-match bonuses (RULES.md §3.1, §6)."""
+"""A match: hands to the target, dealer rotation, end-of-match bonuses (docs/rules.md §3.1, §6)."""
 
 from __future__ import annotations
 
@@ -192,7 +192,7 @@ class Match:
         return hand.legal_actions()
 
     def view(self, seat: int) -> View:
-        """What `seat` may know now (PROTOCOL.md VIEW)."""
+        """What `seat` may know now (docs/protocol.md VIEW)."""
         hand = self.hands[-1]
         scores = self.scores_after[-1] if hand.phase == "over" else (self.scores[0], self.scores[1])
         return build_view(hand, seat, hand_number=len(self.hands), scores=scores)

@@ -1,4 +1,4 @@
-"""Melds, deadwood and the exact best arrangement of a hand (RULES.md §2), on typed cards.
+"""Melds, deadwood and the exact best arrangement of a hand (docs/rules.md §2), on typed cards.
 
 The searches themselves work on card masks in `masks` (its docstring explains them);
 these functions take anything that names cards and return typed values.
@@ -26,7 +26,7 @@ __all__ = [
 
 
 def min_deadwood(cards: CardSet | Iterable[CardLike] | str) -> int:
-    """The least deadwood count any arrangement of `cards` leaves (RULES.md §2).
+    """The least deadwood count any arrangement of `cards` leaves (docs/rules.md §2).
 
     >>> min_deadwood(parse_cards("3S 4S 5S 6S 9C 9D 9H 9S AD KC"))
     11
@@ -62,7 +62,7 @@ class Meld:
 
 
 def is_meld(cards: CardSet | Iterable[CardLike] | str) -> bool:
-    """True for a valid set or run (RULES.md §2)."""
+    """True for a valid set or run (docs/rules.md §2)."""
     mask = as_mask(cards)
     n = mask.bit_count()
     if n < 3:

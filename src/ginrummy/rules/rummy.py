@@ -1,4 +1,4 @@
-"""Classic Rummy for two to six players (RULES.md §8, document 002): one hand as a state machine.
+"""Classic Rummy for two to six players (docs/rules.md §8, document 002): one hand as a state machine.
 
 Seats are numbered clockwise; "left" of a seat is the next number. The dealer deals one
 card at a time starting on their left (ten each for two players, seven for three or four,

@@ -1,4 +1,4 @@
-"""Classic Rummy's melds with the ace low, high or either (RULES.md §8, document 002).
+"""Classic Rummy's melds with the ace low, high or either (docs/rules.md §8, document 002).
 
 Runs live inside one suit. A suit's cards are read as a 14-bit pattern: bit 0 the ace
 below the two, bits 1-12 the two to the king, bit 13 the ace above the king. An ace that

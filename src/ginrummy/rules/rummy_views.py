@@ -35,9 +35,13 @@ class RummyEvent:
         return data
 
     @classmethod
-    def from_json(cls, data: Any) -> RummyEvent:
+    def from_json(cls, data: Any, number: int = 0) -> RummyEvent:
+        """Parse history entry number `number`; raise `ViewError` naming the entry and what is wrong."""
         if not isinstance(data, dict):
-            raise ViewError(f"a history entry must be an object, got {data!r}")
+            raise ViewError(f"history entry {number} must be an object, got {data!r}")
+        if "seat" not in data or "action" not in data:
+            missing = "seat" if "seat" not in data else "action"
+            raise ViewError(f"history entry {number} is missing the field {missing!r}")
         card = data.get("card")
         return cls(
             seat=int(data["seat"]),
@@ -172,7 +176,7 @@ class RummyView:
                 stock_count=int(data["stock_count"]),
                 turnovers=int(data["turnovers"]),
                 known=tuple(parse_cards(cards) for cards in data["known"]),
-                history=tuple(RummyEvent.from_json(e) for e in data["history"]),
+                history=tuple(RummyEvent.from_json(e, n) for n, e in enumerate(data["history"])),
                 legal=tuple(game_action_from_json(a) for a in data["legal"]),
                 result=result,
             )

@@ -1,4 +1,4 @@
-"""The showdown: both arrangements, the opponent's layoffs and the hand's score (RULES.md §4-5)."""
+"""The showdown: both arrangements, the opponent's layoffs and the hand's score (docs/rules.md §4-5)."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ class Showdown:
         return CardSet(layoff.card for layoff in self.layoffs)
 
     def to_json(self) -> dict[str, Any]:
-        """The showdown as JSON (PROTOCOL.md `showdown`), seen from the knocker and defender."""
+        """The showdown as JSON (docs/protocol.md `showdown`), seen from the knocker and defender."""
         return {
             "outcome": self.outcome,
             "scorer": self.scorer,
@@ -94,7 +94,7 @@ def score_showdown(
     knock_limit: int | None = None,
     multiplier: int = 1,
 ) -> Showdown:
-    """Arrange both hands, lay off, and score the hand by RULES.md §4-5.
+    """Arrange both hands, lay off, and score the hand by docs/rules.md §4-5.
 
     `knocker_cards` holds 10 cards after the face-down discard, or 11 for Big Gin.
     `knock_limit` overrides the rules' limit (Oklahoma); `multiplier` doubles an

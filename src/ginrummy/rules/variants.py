@@ -1,4 +1,4 @@
-"""Rules: every disputed rule of RULES.md as a field, with named presets for each game."""
+"""Rules: every disputed rule of docs/rules.md as a field, with named presets for each game."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ NextDealer = Literal["alternate", "loser", "winner"]
 GameName = Literal["gin", "gin3", "gin4_teams", "rummy"]
 AceRank = Literal["low", "high", "either"]
 
-#: The games these rules describe, with the seats each allows (RULES.md §7, §8).
+#: The games these rules describe, with the seats each allows (docs/rules.md §7, §8).
 GAMES: Final[dict[str, tuple[int, ...]]] = {
     "gin": (2,),
     "gin3": (3,),
@@ -21,7 +21,7 @@ GAMES: Final[dict[str, tuple[int, ...]]] = {
 }
 
 # Fields that only the table games (three or more seats, classic Rummy) use. Two-player Gin
-# leaves them at their defaults and `to_json` leaves them out, so its JSON (PROTOCOL.md
+# leaves them at their defaults and `to_json` leaves them out, so its JSON (docs/protocol.md
 # version 1, match records) is exactly what it was before they existed.
 TABLE_FIELDS: Final = ("game", "players", "ace", "stock_turnovers", "rummy_multiplier")
 
@@ -30,7 +30,7 @@ class RulesError(ValueError):
     """An unknown preset, an unknown field or a value outside what the rules allow."""
 
 
-#: The range of every whole-number field. Wide enough for every variant of RULES.md (knock at
+#: The range of every whole-number field. Wide enough for every variant of docs/rules.md (knock at
 #: 10 or lower, Oklahoma's 1 to 10; bonuses 10 to 31 or 50; Hoyle's 100-point game and shutout
 #: bonuses; matches to 100, 150 or 250) and narrow enough that every total fits easily in JSON.
 RANGES: Final[dict[str, tuple[int, int]]] = {
@@ -55,7 +55,7 @@ NAME_MAX: Final = 40
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
-    """The parameters of a game: two-player Gin (RULES.md §3, §5, §6), Gin for three or four
+    """The parameters of a game: two-player Gin (docs/rules.md §3, §5, §6), Gin for three or four
     (§7) or classic Rummy (§8), chosen by `game` and `players`.
 
     With more than two seats, `next_dealer` names who deals next: `alternate` passes the
@@ -90,7 +90,7 @@ class Rules:
     #: Oklahoma: a spade as first upcard doubles the hand's points.
     spade_double: bool = False
     #: The game: two-player Gin, three-player Gin (the dealer sits out), four-player team
-    #: Gin (two hands at once, partners' points added) or classic Rummy (RULES.md §7-§8).
+    #: Gin (two hands at once, partners' points added) or classic Rummy (docs/rules.md §7-§8).
     game: GameName = "gin"
     #: Seats at the table: 2 for Gin, 3 for gin3, 4 for gin4_teams, 2 to 6 for Rummy.
     players: int = 2
@@ -245,7 +245,7 @@ class Rules:
         }
 
     def to_json(self) -> dict[str, Any]:
-        """Every field, with the preset name under `preset` (PROTOCOL.md VIEW `rules`)."""
+        """Every field, with the preset name under `preset` (docs/protocol.md VIEW `rules`)."""
         # Every field is a plain value: reading them directly is much cheaper than asdict's deep copy.
         names = _GIN_JSON_FIELDS if self.game == "gin" else _ALL_FIELDS
         data = {name: getattr(self, name) for name in names}

@@ -1,4 +1,4 @@
-"""What one seat may know, as the VIEW of PROTOCOL.md, built from a hand and nothing more."""
+"""What one seat may know, as the VIEW of docs/protocol.md, built from a hand and nothing more."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class ViewError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """One seat's knowledge of the table (PROTOCOL.md VIEW)."""
+    """One seat's knowledge of the table (docs/protocol.md VIEW)."""
 
     seat: int
     dealer: int
@@ -51,7 +51,7 @@ class View:
         return bool(self.legal)
 
     def to_json(self) -> dict[str, Any]:
-        """The VIEW object of PROTOCOL.md."""
+        """The VIEW object of docs/protocol.md."""
         rules = self.rules.to_json()
         return {
             "seat": self.seat,
@@ -121,7 +121,7 @@ class View:
 
 @dataclass(frozen=True, slots=True)
 class HandEnd:
-    """How a hand ended, as both seats see it once it is over (PROTOCOL.md `showdown`).
+    """How a hand ended, as both seats see it once it is over (docs/protocol.md `showdown`).
 
     A void hand has only the first five fields. After a knock, Gin or Big Gin both hands are
     face up: pairs are indexed by seat (``hands[0]`` is seat 0's cards).
@@ -144,7 +144,7 @@ class HandEnd:
     bonus: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """The `showdown` object of PROTOCOL.md."""
+        """The `showdown` object of docs/protocol.md."""
         data: dict[str, Any] = {
             "outcome": self.outcome,
             "scorer": self.scorer,
@@ -209,6 +209,10 @@ class HandEnd:
             )
         except (KeyError, IndexError) as exc:
             raise ViewError(f"showdown is missing {exc.args[0]!r}") from None
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, ViewError):
+                raise
+            raise ViewError(f"bad showdown: {exc}") from None
 
 
 def _by_seat(knocker: int, of_knocker: T, of_defender: T) -> tuple[T, T]:
