@@ -27,6 +27,7 @@ from ginrummy import (
     new_game,
     parse_cards,
 )
+from ginrummy.rules.cards import CARDS
 from ginrummy.rules.variants import TABLE_FIELDS
 
 STOCK = Draw("stock")
@@ -98,6 +99,33 @@ def test_field_stock_turnovers(turnovers: int) -> None:
         hand.apply(Discard(hand.hand_of(seat).sorted_by_rank()[-1]), seat)
     assert hand.turnovers == done == turnovers
     assert hand.result.outcome == "void" and hand.stock == []
+
+
+@pytest.mark.parametrize("limit", [1, 3, 5])
+def test_retake_limit_ends_a_rummy_hand_of_players_who_keep_retaking(limit: int) -> None:
+    """Two players who always take the discard and throw back what they took the turn before
+    never shrink the stock: the hand is void at the end of the turn in which a card is taken
+    for the (limit + 1)-th time (docs/rules.md §8), and not a turn earlier."""
+    rules = Rules.preset("rummy").replace(players=2, retake_limit=limit)
+    hand = rig_rummy(rules, hands=["2C 5D 9H", "3S 7C JD"], upcard="KH", dealer=1)
+    stock = len(hand.stock)
+    takes: dict[str, int] = {}
+    before: dict[int, Card] = {}
+    while hand.result is None:
+        seat = hand.to_act
+        top = CARDS[hand.discard_pile[-1]]
+        assert takes.get(str(top), 0) <= limit, "a card was taken past the limit and play went on"
+        hand.apply(Draw("discard"), seat)
+        takes[str(top)] = takes.get(str(top), 0) + 1
+        held = hand.hand_of(seat)
+        back = before.get(seat)
+        throw = (
+            back if back is not None and back in held else next(c for c in held.sorted_by_rank() if c != top)
+        )
+        hand.apply(Discard(throw), seat)
+        before[seat] = top
+    assert hand.result.outcome == "void" and len(hand.stock) == stock
+    assert max(takes.values()) == limit + 1
 
 
 @pytest.mark.parametrize("multiplier", [1, 2, 3])

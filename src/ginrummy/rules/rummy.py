@@ -127,6 +127,8 @@ class RummyHand:
         self.added: list[list[tuple[int, int]]] = []  # per meld: (card, seat) laid off on it
         self.spots: list[int] = []  # per meld: the cards that may be laid off on it now
         self.taken = -1  # the card taken from the discard pile this turn
+        self.takes = [0] * 52  # how often each card was taken from the discard pile this hand
+        self.retaken = False  # the card taken this turn had reached the rules' retake limit
         self.turnovers = 0
         self.laid_before = [False] * n  # laid a meld or laid off in an earlier turn
         self.laid_now = False
@@ -309,10 +311,13 @@ class RummyHand:
                     turnover = True
                 card = self.stock.pop()
                 self.taken = -1
+                self.retaken = False
             else:
                 card = self.discard_pile.pop()
                 self.taken = card
                 self.known[me] |= 1 << card
+                self.retaken = self.takes[card] >= self.rules.retake_limit
+                self.takes[card] += 1
             self.hands[me] |= 1 << card
             self.phase = "play"
             self.steps.append(RummyStep(me, action, CARDS[card], turnover))
@@ -355,7 +360,7 @@ class RummyHand:
             if self.laid_now:
                 self.laid_before[me] = True
                 self.laid_now = False
-            if not self.stock and self.turnovers >= self.rules.stock_turnovers:
+            if self.retaken or (not self.stock and self.turnovers >= self.rules.stock_turnovers):
                 self._void()
                 return
             self.to_act = (me + 1) % self.players

@@ -105,8 +105,8 @@ class Rules:
     #: The end of an endless hand: the rules let two players keep taking each other's
     #: discards, and then the stock never shrinks. A hand is void (no score, as when the stock
     #: runs out) at the end of a turn in which a card was taken from the discard pile after it
-    #: had already been taken this many times in the hand. A player may still knock or go Gin
-    #: in that turn.
+    #: had already been taken this many times in the hand (every game). A player may still knock,
+    #: go Gin or go out in that turn.
     retake_limit: int = 3
 
     def __post_init__(self) -> None:
