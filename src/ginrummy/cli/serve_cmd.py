@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
+import signal
+from types import FrameType
+from typing import Any
 
 import typer
 
@@ -29,8 +33,9 @@ def serve(
         raise typer.BadParameter(str(exc)) from None
     level = (log_level or settings.log_level).lower()
     logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    uvicorn.run(
-        create_app(settings),
+    web = create_app(settings)
+    config = uvicorn.Config(
+        web,
         host=host,
         port=port,
         log_level=level,
@@ -39,3 +44,32 @@ def serve(
         timeout_graceful_shutdown=5,
         **settings.server_options(),
     )
+    _Server(config, web).run()
+
+
+class _Server:
+    """Uvicorn's server; in a cluster, SIGTERM first hands the matches over to the other processes
+    (while this one still answers them), then the sockets close and the pages reconnect there."""
+
+    def __init__(self, config: Any, web: Any) -> None:
+        import uvicorn
+
+        server = self.server = uvicorn.Server(config)
+        plain_exit = server.handle_exit
+
+        def handle_exit(sig: int, frame: FrameType | None) -> None:
+            hand_over = getattr(web.state, "hand_over", None)
+            if sig != signal.SIGTERM or hand_over is None or server.should_exit:
+                plain_exit(sig, frame)
+                return
+            loop = asyncio.get_event_loop()
+
+            def done(_task: asyncio.Task[None]) -> None:
+                plain_exit(sig, frame)
+
+            loop.call_soon_threadsafe(lambda: loop.create_task(hand_over()).add_done_callback(done))
+
+        server.handle_exit = handle_exit  # type: ignore[method-assign]
+
+    def run(self) -> None:
+        self.server.run()

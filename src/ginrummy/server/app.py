@@ -28,6 +28,7 @@ from ..service import (
     StoreError,
     encodable,
 )
+from ..service.cluster import ClusterConfig, ClusterNode
 from ..storage import SqlStore
 from . import compete, jsonin
 from .guards import BodyLimit, OriginCheck, SecurityHeaders
@@ -102,7 +103,26 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
             ),
             secret=settings.secret,
         )
+        node = None
+        if settings.redis_url is not None:
+            # One process of a cluster: the node decides which matches this process runs, so it
+            # exists before the service rebuilds (and claims) matches, and listens once it has.
+            from ..storage.redis_bus import RedisBus
+
+            node = ClusterNode(
+                service,
+                RedisBus(settings.redis_url),
+                ClusterConfig(
+                    name=settings.node_name,
+                    lease_seconds=settings.lease_seconds,
+                    heartbeat=settings.heartbeat_seconds,
+                    call_timeout=settings.call_timeout,
+                ),
+            )
         await service.start()
+        if node is not None:
+            await node.start()
+        app.state.hand_over = node.hand_over if node is not None else None
         app.state.service = service
         if settings.tune_gc:
             # Everything loaded so far (modules, rebuilt matches) lives as long as the server: keep

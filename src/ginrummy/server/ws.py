@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
-from ..service import GameService, StoreBusy, error_message
+from ..service import GameService, StoreBusy, Unavailable, error_message
 from . import jsonin
 from .guards import origin_allowed
 from .limits import SocketGuard, TokenBucket
@@ -38,6 +38,7 @@ class SocketConnection:
         self.outbox: deque[str | None] = deque()
         self._wake: asyncio.Future[None] | None = None
         self.closed = False
+        self.close_reason = "too slow; reconnect"
         self.task = asyncio.get_running_loop().create_task(self._pump())
 
     def send_text(self, text: str) -> None:
@@ -49,6 +50,14 @@ class SocketConnection:
             self._put(None)
             return
         self._put(text)
+
+    def drop(self, reason: str) -> None:
+        """Close the socket after what is queued (the page reconnects): the table moved elsewhere."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_reason = reason
+        self._put(None)
 
     def _put(self, item: str | None) -> None:
         self.outbox.append(item)
@@ -72,7 +81,7 @@ class SocketConnection:
                     break
                 await ws.send_text(text)
             if self.closed and ws.application_state == WebSocketState.CONNECTED:
-                await ws.close(code=1013, reason="too slow; reconnect")
+                await ws.close(code=CLOSE_TRY_AGAIN, reason=self.close_reason[:120])
         except Exception:  # the client went away: the receive loop sees the disconnect
             self.closed = True
 
@@ -114,9 +123,12 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         return
     try:
         guest_id = await service.guest_of_cookie(websocket.cookies.get(COOKIE))
-        live = await service.get_live(match_id)
+        live = await service.open_table(match_id)
     except StoreBusy:
         await _refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
+        return
+    except Unavailable as exc:  # in a cluster: the match is moving between processes
+        await _refuse(websocket, "unavailable", str(exc), CLOSE_TRY_AGAIN)
         return
     if live is None:
         await _refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
