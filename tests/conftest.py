@@ -41,7 +41,7 @@ REQUIRE_CLUSTER = "GINRUMMY_REQUIRE_CLUSTER"
 _REQUIRED_MARKERS = {"browser": REQUIRE_BROWSER, "postgres": REQUIRE_POSTGRES, "cluster": REQUIRE_CLUSTER}
 _BROWSER_FIXTURES = {"chromium_executable", "browser", "page"}
 _POSTGRES_FIXTURES = {"postgres_url"}
-_CLUSTER_FIXTURES = {"redis_server", "haproxy_binary"}
+_CLUSTER_FIXTURES = {"redis_server", "cluster_programs"}
 
 _skipped_required: list[str] = []
 
@@ -228,9 +228,12 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
 
 
 @pytest.fixture
-def haproxy_binary() -> str:
-    """Debian's `haproxy` (the tests start their own, on free ports, with deploy/haproxy.cfg)."""
-    binary = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
-    if binary is None:
-        _unavailable("haproxy is not installed (Debian: apt-get install haproxy)", REQUIRE_CLUSTER)
-    return binary
+def cluster_programs() -> dict[str, str]:
+    """Debian's `redis-server` and `haproxy` (a cluster test starts its own, on free ports)."""
+    found = {}
+    for name, package in (("redis-server", "redis-server"), ("haproxy", "haproxy")):
+        path = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin")
+        if path is None:
+            _unavailable(f"{name} is not installed (Debian: apt-get install {package})", REQUIRE_CLUSTER)
+        found[name] = path
+    return found

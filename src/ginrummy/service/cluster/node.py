@@ -159,7 +159,7 @@ class ClusterNode:
             self._drop_sockets(live, "this server is restarting")
         for table in list(self.remote.values()):
             self.drop_table(table, "this server is restarting")
-        log.info("cluster node %s handed %d matches over", self.name, len(ids))
+        log.warning("cluster node %s is shutting down: handed %d matches over", self.name, len(ids))
 
     async def close(self) -> None:
         await self.hand_over()

@@ -1,0 +1,261 @@
+"""Three `ginrummy serve` processes on PostgreSQL and Redis behind HAProxy (deploy/haproxy.cfg), a
+scripted client playing a robot match through HAProxy with its socket on a process that does not
+own the match: the owner is killed (-9), the next one paused past its lease and resumed, the next
+one stopped gently (SIGTERM). The client reconnects through HAProxy each time and plays on; the
+event log holds every acknowledged action once, no stale owner writes, and the client's last state
+is the replay's."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+import websockets
+from server_helpers import pick
+
+from ginrummy.rules import Match, Rules, action_from_json
+from ginrummy.storage import make_engine
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+clusterproc = _load("clusterproc")
+
+
+class Client:
+    """A page's socket through HAProxy: reconnects by itself, keeps every action it sent."""
+
+    def __init__(self, lb: str, cookie: str, match_id: str) -> None:
+        self.lb = lb
+        self.cookie = cookie
+        self.match_id = match_id
+        self.ws: Any = None
+        self.served_by = ""
+        self.state: dict[str, Any] = {}
+        self.sent: list[tuple[int, dict[str, Any]]] = []  # (version it was sent at, action)
+        self.acked: list[tuple[int, dict[str, Any]]] = []  # those answered by a newer state
+        self.reconnects = 0
+        self.seen_seats: set[int] = set()
+
+    async def connect(self, *, avoid: str | None = None) -> None:
+        """Open the socket (again) through HAProxy until it lands on a server other than `avoid`."""
+        while True:
+            if self.ws is not None:
+                await self.ws.close()
+                self.ws = None
+            try:
+                ws = await websockets.connect(
+                    f"ws://{self.lb}/ws/{self.match_id}",
+                    additional_headers={"Cookie": f"gr_guest={self.cookie}"},
+                    open_timeout=10,
+                    ping_interval=None,
+                    max_size=2**22,
+                )
+            except (OSError, websockets.exceptions.WebSocketException, TimeoutError):
+                await asyncio.sleep(0.2)
+                continue
+            self.ws = ws
+            self.served_by = ws.response.headers.get("X-Served-By", "")
+            if avoid is not None and self.served_by == avoid:
+                continue
+            try:
+                await self._receive_state(timeout=10)
+                return
+            except (websockets.exceptions.ConnectionClosed, TimeoutError):
+                await asyncio.sleep(0.2)
+
+    async def _receive_state(self, timeout: float) -> dict[str, Any]:
+        while True:
+            message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+            if message["type"] == "state":
+                assert message["version"] >= self.state.get("version", 0), "versions never go back"
+                self.seen_seats.add(message["view"]["seat"])
+                self.state = message
+                return message
+
+    async def play(self, moves: int, rng: random.Random) -> None:
+        """Make `moves` moves, each acknowledged (after as many reconnects as it takes)."""
+        made = 0
+        while made < moves and self.state["match"]["status"] == "playing":
+            try:
+                while not self.state["view"]["legal"]:
+                    await self._receive_state(timeout=15)
+                version = self.state["version"]
+                action = pick(self.state["view"]["legal"], rng)
+                self.sent.append((version, action))
+                await self.ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+                while self.state["version"] <= version:
+                    await self._receive_state(timeout=15)
+                self.acked.append((version, action))
+                made += 1
+            except (websockets.exceptions.ConnectionClosed, TimeoutError):
+                self.reconnects += 1
+                await self.connect()
+
+
+def _events(url: str, match_id: str) -> list[Any]:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return list(
+                conn.execute(
+                    sa.text("SELECT seq, seat, action, epoch FROM events WHERE match_id = :m ORDER BY seq"),
+                    {"m": match_id},
+                )
+            )
+    finally:
+        engine.dispose()
+
+
+def _action(event: Any) -> Any:
+    return json.loads(event.action) if isinstance(event.action, str) else event.action
+
+
+def _owner(url: str, match_id: str) -> tuple[str, int]:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(
+                sa.text("SELECT owner, epoch FROM leases WHERE name = :n"), {"n": f"match:{match_id}"}
+            ).one()
+            return row.owner, row.epoch
+    finally:
+        engine.dispose()
+
+
+async def _owner_changes(url: str, match_id: str, old_epoch: int) -> tuple[str, int]:
+    while True:
+        owner, epoch = await asyncio.to_thread(_owner, url, match_id)
+        if epoch > old_epoch and owner is not None:
+            return owner, epoch
+        await asyncio.sleep(0.1)
+
+
+@pytest.mark.slow  # three server starts and three hand-overs: .ci/run runs it in a section of its own
+def test_three_servers_behind_haproxy_survive_kill_pause_and_shutdown_of_the_owner(
+    postgres_url: str, cluster_programs: dict[str, str], tmp_path: Path
+) -> None:
+    settings = {
+        "GINRUMMY_LEASE_SECONDS": "1.5",
+        "GINRUMMY_HEARTBEAT_SECONDS": "0.5",
+        "GINRUMMY_CALL_TIMEOUT": "2",
+    }
+    settings["GINRUMMY_ROBOT_DELAY"] = "0.2"  # the robot's move is due a moment after each of ours
+    rng = random.Random(16)
+
+    with clusterproc.running_cluster(postgres_url, env=settings, keep=tmp_path / "cluster") as cluster:
+
+        async def body() -> None:
+            import httpx
+
+            async with httpx.AsyncClient(base_url=f"http://{cluster.lb}", timeout=20) as http:
+                response = await http.get("/api/me")
+                cookie = response.cookies["gr_guest"]
+                response = await http.post(
+                    "/api/matches",
+                    json={"level": "novice", "rules": {"preset": "classic", "target": 500}},
+                    headers={"Cookie": f"gr_guest={cookie}"},
+                )
+                assert response.status_code == 200, response.text
+                match_id = response.json()["match_id"]
+            owner, epoch = _owner(postgres_url, match_id)
+            first_owner = cluster.server_named(owner)
+            client = Client(cluster.lb, cookie, match_id)
+            await client.connect(avoid=f"s{first_owner.index}")
+            assert client.served_by != f"s{first_owner.index}"  # relayed through another process
+            await client.play(6, rng)
+
+            # 1. kill -9 the owner mid-match: another process takes the match after the lease runs out.
+            cluster.kill(first_owner)
+            await client.play(4, rng)
+            owner, epoch = await _owner_changes(postgres_url, match_id, epoch)
+            assert owner != first_owner.name
+
+            # 2. pause the owner past its lease just after a move of ours (the robot's is due), resume it.
+            paused = cluster.server_named(owner)
+            await client.connect(avoid=f"s{paused.index}")
+            await client.play(1, rng)
+            cluster.pause(paused)
+            await client.play(3, rng)  # the match moved on while it slept
+            owner, epoch = await _owner_changes(postgres_url, match_id, epoch)
+            cluster.resume(paused)
+            await client.play(3, rng)
+            deadline = time.monotonic() + 30
+            log = cluster.log_of(paused)
+            while "no longer ours" not in log and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+                log = cluster.log_of(paused)
+            assert "no longer ours" in log, log[-2000:]  # it let the match go, having written nothing
+
+            # 3. SIGTERM the owner: it hands the match over and exits cleanly.
+            leaving = cluster.server_named(owner)
+            if leaving is paused or leaving.process is None or leaving.process.poll() is not None:
+                pytest.fail(f"unexpected owner {owner}")
+            await client.connect(avoid=f"s{leaving.index}")
+            # (Uvicorn ends by raising the signal it caught again, as a plain `ginrummy serve` does.)
+            assert await asyncio.to_thread(cluster.terminate, leaving) in (0, -15)
+            assert "handed 1 matches over" in cluster.log_of(leaving)
+            await client.play(3, rng)
+            owner, epoch = await _owner_changes(postgres_url, match_id, epoch)
+            assert owner not in (leaving.name, first_owner.name)
+
+            # The log: contiguous, each epoch's events after the previous epoch's (no stale write),
+            # every acknowledged action of ours at the version it was sent at, none applied twice.
+            events = _events(postgres_url, match_id)
+            assert [e.seq for e in events] == list(range(1, len(events) + 1))
+            epochs = [e.epoch for e in events]
+            assert epochs == sorted(epochs) and epochs[-1] >= 4
+            ours = {version + 1: action for version, action in client.sent}
+            for event in events:
+                if event.seat == 0:  # nothing of ours that we did not send, at the version we sent it
+                    assert ours.get(event.seq) == _action(event), event.seq
+            by_seq = {e.seq: e for e in events}
+            for version, action in client.acked:  # nothing acknowledged lost
+                assert by_seq[version + 1].seat == 0 and _action(by_seq[version + 1]) == action
+            # The client ends on the replay's state, and only ever saw its own seat.
+            assert client.seen_seats == {0}
+            final = dict(client.state["view"])
+            replay = _replay(postgres_url, match_id, client.state["version"])
+            if final["phase"] == "over":  # the showdown as sent also reveals the deal's seed
+                final.pop("showdown")
+                replay.pop("showdown")
+            assert final == replay
+            assert client.reconnects >= 3
+            await client.ws.close()
+
+        asyncio.run(body())
+
+
+def _replay(url: str, match_id: str, version: int) -> dict[str, Any]:
+    """Seat 0's VIEW after the first `version` events of the stored match, rebuilt from the log."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(
+                sa.text("SELECT rules, seed, deal_bits FROM matches WHERE id = :m"), {"m": match_id}
+            ).one()
+    finally:
+        engine.dispose()
+    rules = json.loads(row.rules) if isinstance(row.rules, str) else row.rules
+    match = Match(Rules.from_json(rules), seed=row.seed, deal_bits=row.deal_bits)
+    for event in _events(url, match_id)[:version]:
+        match.apply(action_from_json(_action(event)), event.seat)
+    return match.view(0).to_json()
