@@ -150,8 +150,9 @@ async def _owner_changes(url: str, match_id: str, old_epoch: int) -> tuple[str, 
 
 
 @pytest.mark.slow  # three server starts and three hand-overs: .ci/run runs it in a section of its own
+@pytest.mark.usefixtures("cluster_programs")
 def test_three_servers_behind_haproxy_survive_kill_pause_and_shutdown_of_the_owner(
-    postgres_url: str, cluster_programs: dict[str, str], tmp_path: Path
+    postgres_url: str, tmp_path: Path
 ) -> None:
     settings = {
         "GINRUMMY_LEASE_SECONDS": "1.5",
