@@ -1,11 +1,13 @@
 """Processes of a cluster in one event loop, on a real PostgreSQL and a real Redis: sockets relayed to
 a match's owner, a killed owner's matches taken over after the lease runs out, a stale owner that
-cannot append, a graceful hand-over, a Redis restart, and an owner that does not answer."""
+cannot append, a graceful hand-over, a Redis restart, an owner that does not answer, and rooms and
+rematches asked of a process that does not own the match."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -13,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 
 from cluster_helpers import RedisServer
-from ginrummy.service import GameService, LiveMatch, ServiceConfig
+from ginrummy.service import GameService, LiveMatch, ServiceConfig, ServiceError
 from ginrummy.service.cluster import ClusterConfig, ClusterNode, RemoteTable
 from ginrummy.storage import SqlStore, make_engine
 from ginrummy.storage.redis_bus import RedisBus
@@ -271,3 +273,40 @@ def test_an_owner_that_does_not_answer_gives_a_clear_error_after_the_timeout(
 
 
 pytestmark = pytest.mark.filterwarnings("ignore::ResourceWarning")
+
+
+def test_rooms_and_rematches_work_whichever_process_a_request_reaches(
+    postgres_url: str, redis_server: RedisServer
+) -> None:
+    async def body(nodes: list[Node]) -> None:
+        (a, _), (b, _) = nodes
+        alice, bob = await a.new_guest(), await a.new_guest()
+        code, match_id = await a.create_room(alice, {"preset": "classic", "target": 1}, 0)
+        # The room link opened on b: b asks a, the owner.
+        info = await b.room_info(None, code)
+        assert info["host"] == alice.name and info["status"] == "waiting" and not info["full"]
+        assert await b.join_room(bob, code) == match_id
+        live = a.live[match_id]
+        assert live.status == "playing" and live.seat_of(bob.id) == 1 and match_id not in b.live
+        with pytest.raises(ServiceError) as refused:
+            await b.join_room(await b.new_guest(), code)
+        assert (refused.value.code, refused.value.status) == ("room_full", 409)
+        # One hand to 1 point ends the match.
+        rng = random.Random(3)
+        while live.status == "playing":
+            seat = live.match.to_act
+            assert seat is not None
+            legal = [a.to_json() for a in live.match.legal_actions()]
+            enders = [a for a in legal if a["type"] in ("knock", "big_gin")]
+            assert await live.act(seat, enders[0] if enders else rng.choice(legal), live.version) is None
+        seen = Socket()
+        live.connect(0, seen)
+        # Alice asks for the rematch on b (b makes and owns it); a's table shows its link.
+        rematch_id = await b.rematch(alice, match_id)
+        await seen.until(lambda s: s.states[-1]["match"]["rematch_id"] == rematch_id)
+        # Bob accepts on a: a asks b, which seats him, and the rematch starts.
+        assert await a.rematch(bob, match_id) == rematch_id
+        fresh = b.live[rematch_id]
+        assert fresh.status == "playing" and fresh.seat_of(bob.id) is not None and rematch_id not in a.live
+
+    run_cluster(postgres_url, redis_server.url, body)

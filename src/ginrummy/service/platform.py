@@ -354,7 +354,10 @@ class GameService:
         row = await self.store.get_match_by_code(code) if code else None
         if row is None:
             raise NotFound(f"no room {code!r}")
-        live = await self.get_live(row.id)
+        try:
+            live = await self.get_live(row.id)
+        except OwnedElsewhere as exc:  # cluster hook: the owner seats the guest
+            return str(await self._elsewhere(exc, "join_room", guest=guest.id, code=code))
         if live is None:
             raise NotFound(f"no room {code!r}")
         async with live.lock:
@@ -388,7 +391,13 @@ class GameService:
         row = await self.store.get_match_by_code(code) if code else None
         if row is None:
             raise NotFound(f"no room {code!r}")
-        live = await self.get_live(row.id)
+        try:
+            live = await self.get_live(row.id)
+        except OwnedElsewhere as exc:  # cluster hook: the owner answers
+            info: dict[str, Any] = await self._elsewhere(
+                exc, "room_info", guest=guest.id if guest is not None else None, code=code
+            )
+            return info
         if live is None:
             raise NotFound(f"no room {code!r}")
         host = live.seats[0]
@@ -433,7 +442,12 @@ class GameService:
             if old is not None:
                 old.rematch_id = rematch_id
                 old.broadcast()
-        live = await self.get_live(rematch_id)
+            elif self.ownership is not None:  # cluster hook: the old table's owner tells its players
+                self.ownership.tell(row.id, "rematch_id", rematch=rematch_id)
+        try:
+            live = await self.get_live(rematch_id)
+        except OwnedElsewhere as exc:  # cluster hook: the rematch's owner seats the guest
+            return str(await self._elsewhere(exc, "rematch", guest=guest.id, match=match_id))
         if live is not None and live.status == "waiting" and live.seat_of(guest.id) is None:
             seat = next(s.seat for s in row.seats if s.guest_id == guest.id)
             async with live.lock:
@@ -514,6 +528,12 @@ class GameService:
         """An append of `live` was refused: another process owns it now; this one lets it go."""
         if self.ownership is not None:
             self.ownership.lost(live.id)
+
+    async def _elsewhere(self, exc: OwnedElsewhere, op: str, **args: Any) -> Any:
+        """Have the process that owns the match do `op` (a cluster only)."""
+        if self.ownership is None:
+            raise exc
+        return await self.ownership.forward(exc.owner, exc.match_id, op, args)
 
     def _unloaded(self, live: LiveMatch) -> None:
         if self.ownership is not None:

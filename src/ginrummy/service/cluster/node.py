@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import itertools
 import json
 import logging
@@ -23,7 +24,7 @@ import socket
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Unavailable
+from ..errors import Forbidden, ServiceError, Unavailable
 from ..ports import Lease, LeaseLost, LeaseStore, Store, StoreError
 from .leases import LeaseKeeper
 from .ports import Bus, BusDown, Droppable, OwnedElsewhere
@@ -39,6 +40,10 @@ log = logging.getLogger("ginrummy.cluster")
 
 MATCH = "match:"  # lease names of live matches
 HANDOVER = "gr:handover"  # a process shutting down names the matches it let go
+#: Service calls another process may ask the owner of a match to make (rooms and rematches).
+SERVICE_CALLS = frozenset({"join_room", "room_info", "rematch", "rematch_id"})
+# Set while answering a forwarded call: it is never forwarded again (no call goes round in circles).
+_answering = contextvars.ContextVar("answering", default=False)
 
 
 def node_name() -> str:
@@ -274,29 +279,35 @@ class ClusterNode:
 
         return error_message(code, message)
 
-    async def call_owner(self, table: RemoteTable, op: str, args: dict[str, Any]) -> tuple[str, str] | None:
-        """Forward a call to the owner of `table` and return its answer (a refusal or None)."""
+    async def _request(self, owner: str, match_id: str, op: str, args: dict[str, Any]) -> Any:
+        """Send a call to `owner`'s inbox and wait for its answer; `CallFailed` when none comes."""
         call_id = next(self._ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = future
-        message = json.dumps({"id": call_id, "from": self.name, "m": table.id, "op": op, **args})
+        message = json.dumps({"id": call_id, "from": self.name, "m": match_id, "op": op, **args})
         try:
-            try:
-                if not await self.bus.publish(inbox(table.owner), message):
-                    raise CallFailed("nobody listens")
-                reply = await asyncio.wait_for(future, self.config.call_timeout)
-            except (BusDown, CallFailed, TimeoutError) as exc:
-                log.warning(
-                    "match %s: %s call to %s failed: %s", table.id, op, table.owner, exc or "no answer"
-                )
-                self.drop_table(table, "the server of this table did not answer")
-                return (
-                    "unavailable",
-                    f"the server of this table did not answer within {self.config.call_timeout:g} s; "
-                    "if your move was taken, the table shows it when it reconnects",
-                )
+            if not await self.bus.publish(inbox(owner), message):
+                raise CallFailed("nobody listens")
+            return await asyncio.wait_for(future, self.config.call_timeout)
+        except BusDown as exc:
+            raise CallFailed(str(exc)) from None
+        except TimeoutError:
+            raise CallFailed(f"no answer within {self.config.call_timeout:g} s") from None
         finally:
             self._calls.pop(call_id, None)
+
+    async def call_owner(self, table: RemoteTable, op: str, args: dict[str, Any]) -> tuple[str, str] | None:
+        """Forward a call to the owner of `table` and return its answer (a refusal or None)."""
+        try:
+            reply = await self._request(table.owner, table.id, op, args)
+        except CallFailed as exc:
+            log.warning("match %s: %s call to %s failed: %s", table.id, op, table.owner, exc)
+            self.drop_table(table, "the server of this table did not answer")
+            return (
+                "unavailable",
+                f"the server of this table did not answer within {self.config.call_timeout:g} s; "
+                "if your move was taken, the table shows it when it reconnects",
+            )
         if reply is None:
             return None
         code, text = reply
@@ -304,6 +315,32 @@ class ClusterNode:
             self.drop_table(table, text)
             return "unavailable", text
         return str(code), str(text)
+
+    async def forward(self, owner: str, match_id: str, op: str, args: dict[str, Any]) -> Any:
+        if _answering.get():
+            raise Unavailable("the table is moving between servers; try again in a moment", 1.0)
+        try:
+            reply = await self._request(owner, match_id, op, args)
+        except CallFailed as exc:
+            log.warning("match %s: %s call to %s failed: %s", match_id, op, owner, exc)
+            raise Unavailable("the server of this table did not answer; try again in a moment", 1.0) from None
+        if "err" in reply:
+            code, status, message = reply["err"]
+            error = ServiceError(message)
+            error.code, error.status = str(code), int(status)
+            raise error
+        return reply["ok"]
+
+    def tell(self, match_id: str, op: str, **args: Any) -> None:
+        self._spawn(self._tell(match_id, op, args))
+
+    async def _tell(self, match_id: str, op: str, args: dict[str, Any]) -> None:
+        lease = await self.keeper.store.get_lease(MATCH + match_id)
+        if lease is None or lease.owner == self.name:
+            return
+        message = {"id": 0, "from": self.name, "m": match_id, "op": op, **args}  # id 0: no answer
+        with contextlib.suppress(BusDown):
+            await self.bus.publish(inbox(lease.owner), json.dumps(message))
 
     # -- calls from other processes --------------------------------------------
 
@@ -317,12 +354,44 @@ class ClusterNode:
         self._spawn(self._serve(data))
 
     async def _serve(self, call: dict[str, Any]) -> None:
+        answer: Any
+        if call["op"] in SERVICE_CALLS:
+            answer = await self._answer_service(call)
+        else:
+            try:
+                answer = await self._answer(call)
+            except StoreError:
+                log.exception("match %s: a forwarded %s failed", call.get("m"), call.get("op"))
+                answer = ("server_error", "the server failed to handle this message; nothing changed")
+        if call["id"]:
+            self.bus.publish_soon(inbox(call["from"]), json.dumps({"re": call["id"], "r": answer}))
+
+    async def _answer_service(self, call: dict[str, Any]) -> dict[str, Any]:
+        """A service call forwarded here: {"ok": value} or {"err": [code, status, message]}."""
+        _answering.set(True)  # this task's own context: what it calls is not forwarded again
+        service = self.service
         try:
-            answer = await self._answer(call)
+            guest = await service.store.get_guest(call["guest"]) if call.get("guest") else None
+            if call.get("guest") and guest is None:
+                raise Forbidden("no such guest")
+            op = call["op"]
+            if op == "room_info":
+                return {"ok": await service.room_info(guest, call["code"])}
+            if op == "rematch_id":
+                live = service.live.get(call["m"])
+                if live is not None:
+                    live.rematch_id = call["rematch"]
+                    live.broadcast()
+                return {"ok": None}
+            assert guest is not None
+            if op == "join_room":
+                return {"ok": await service.join_room(guest, call["code"])}
+            return {"ok": await service.rematch(guest, call["match"])}
+        except ServiceError as exc:
+            return {"err": [exc.code, exc.status, exc.message]}
         except StoreError:
             log.exception("match %s: a forwarded %s failed", call.get("m"), call.get("op"))
-            answer = ("server_error", "the server failed to handle this message; nothing changed")
-        self.bus.publish_soon(inbox(call["from"]), json.dumps({"re": call["id"], "r": answer}))
+            return {"err": ["unavailable", 503, "the server is busy; try again in a moment"]}
 
     async def _answer(self, call: dict[str, Any]) -> tuple[str, str] | None:
         match_id, op, node = call["m"], call["op"], call["from"]

@@ -120,6 +120,14 @@ class Ownership(Protocol):
         """The match was unloaded from memory (its lease may go)."""
         ...
 
+    async def forward(self, owner: str, match_id: str, op: str, args: dict[str, Any]) -> Any:
+        """Have `owner` run the service call `op` about the match; its answer, or its `ServiceError`."""
+        ...
+
+    def tell(self, match_id: str, op: str, **args: Any) -> None:
+        """Let the owner of the match (if any) know something; no answer is awaited."""
+        ...
+
     async def open_table(self, match_id: str) -> LiveMatch | Table | None:
         """The table a socket of the match talks to (None: no such match)."""
         ...
