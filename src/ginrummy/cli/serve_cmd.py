@@ -15,6 +15,8 @@ from . import app
 
 __all__ = ["serve"]
 
+HAND_OVER_SECONDS = 10.0  # most a SIGTERM waits for the matches to be handed over before stopping
+
 
 @app.command()
 def serve(
@@ -64,12 +66,19 @@ class _Server:
                 return
             loop = asyncio.get_event_loop()
 
-            def done(_task: asyncio.Task[None]) -> None:
-                plain_exit(sig, frame)
+            def done(task: asyncio.Task[None]) -> None:
+                if not task.cancelled() and task.exception() is not None:
+                    logging.getLogger("ginrummy.cluster").error("the hand-over failed: %s", task.exception())
+                plain_exit(sig, frame)  # whatever happened: a stuck hand-over must not keep us up
 
-            loop.call_soon_threadsafe(lambda: loop.create_task(hand_over()).add_done_callback(done))
+            def start() -> None:
+                loop.create_task(asyncio.wait_for(hand_over(), HAND_OVER_SECONDS)).add_done_callback(done)
+
+            loop.call_soon_threadsafe(start)
 
         server.handle_exit = handle_exit  # type: ignore[method-assign]
 
     def run(self) -> None:
         self.server.run()
+        if not self.server.started:
+            raise SystemExit(3)  # as uvicorn.run: the server could not start (a port taken...)

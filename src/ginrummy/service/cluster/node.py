@@ -242,8 +242,9 @@ class ClusterNode:
                 return await self.service.get_live(match_id)
             except OwnedElsewhere as exc:
                 owner = exc.owner
-            table = self.remote.get(match_id)
-            if table is not None and table.owner == owner and not table.closed:
+            table = self._relay(match_id, owner)
+            if table is not None:
+                await table.ready.wait()
                 return table
             try:
                 listening = (await self.bus.listeners([inbox(owner)]))[inbox(owner)]
@@ -255,13 +256,20 @@ class ClusterNode:
                 row = await self.service.store.get_match(match_id)
                 if row is None:
                     return None
-                table = RemoteTable(self, row, owner)
-                self.remote[match_id] = table
-                await self.bus.subscribe(match_channel(match_id), table.on_message)
+                table = self._relay(match_id, owner)  # made meanwhile for another socket?
+                if table is None:
+                    table = self.remote[match_id] = RemoteTable(self, row, owner)
+                    await self.bus.subscribe(match_channel(match_id), table.on_message)
+                    table.ready.set()
+                await table.ready.wait()
                 return table
             if time.monotonic() > deadline:
                 raise Unavailable("the server of this table is gone; it moves in a moment", 1.0)
             await asyncio.sleep(0.2)
+
+    def _relay(self, match_id: str, owner: str) -> RemoteTable | None:
+        table = self.remote.get(match_id)
+        return table if table is not None and table.owner == owner and not table.closed else None
 
     def drop_table(self, table: RemoteTable, reason: str) -> None:
         """Close a relay's sockets (their pages reconnect) and stop listening to its channel."""

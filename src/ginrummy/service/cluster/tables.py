@@ -114,6 +114,7 @@ class RemoteTable:
         self.conns: dict[int, set[Connection]] = {}
         self._last: dict[int, str] = {}  # the last state of each seat, for a second socket of it
         self.closed = False
+        self.ready = asyncio.Event()  # set once it listens to the match's channel
         self._tasks: set[asyncio.Task[None]] = set()
 
     def seat_of(self, guest_id: str) -> int | None:
