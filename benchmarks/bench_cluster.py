@@ -263,6 +263,15 @@ async def load(cluster: Cluster, matches: int, think: float, seconds: float, see
     }
 
 
+def run(coro: Any) -> Any:
+    """The clients' event loop: uvloop (as the servers use) when installed."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coro)
+    return uvloop.run(coro)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", default=os.environ.get("GINRUMMY_TEST_POSTGRES_URL", ""))
@@ -283,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
     report: dict[str, Any] = {"lease_seconds": float(args.lease)}
     if args.kills > 0:
         with fresh_database(args.database) as url, running_cluster(url, env=env) as cluster:
-            figures = asyncio.run(failover(cluster, min(args.kills, 20), random.Random(args.seed)))
+            figures = run(failover(cluster, min(args.kills, 20), random.Random(args.seed)))
         report["failover_s"] = {
             "each": [round(f, 2) for f in figures],
             "median": round(statistics.median(figures), 2) if figures else None,
@@ -296,9 +305,7 @@ def main(argv: list[str] | None = None) -> int:
                 fresh_database(args.database) as url,
                 running_cluster(url, servers=count, env=env) as cluster,
             ):
-                figures = asyncio.run(
-                    load(cluster, min(args.matches, 2000), args.think, args.seconds, args.seed)
-                )
+                figures = run(load(cluster, min(args.matches, 2000), args.think, args.seconds, args.seed))
             report["load"].append({"servers": count, **figures})
     if args.json:
         print(json.dumps(report))

@@ -141,6 +141,13 @@ def test_a_socket_on_another_process_plays_through_the_owner_and_sees_only_its_s
         assert second.states[-1]["version"] == live.version
         # Never the robot's cards: every state a relayed socket got is seat 0's view.
         assert all(m["view"]["seat"] == 0 for m in socket.states)
+        # A spectator on the relaying process gets the public view, built by the owner.
+        watcher = Socket()
+        table.watch(watcher)
+        await watcher.until(lambda s: any(m["type"] == "spectate" for m in s.messages))
+        seen = [m for m in watcher.messages if m["type"] == "spectate"][-1]
+        assert seen == json.loads(live.spectator_text())
+        table.unwatch(watcher)
         table.disconnect(0, socket)
         table.disconnect(0, second)
         await asyncio.sleep(0.3)
