@@ -57,7 +57,9 @@ class Client:
 
     async def connect(self, *, avoid: str | None = None) -> None:
         """Open the socket (again) through HAProxy until it lands on a server other than `avoid`."""
+        deadline = time.monotonic() + 60
         while True:
+            assert time.monotonic() < deadline, "no server took the socket for a minute"
             if self.ws is not None:
                 await self.ws.close()
                 self.ws = None
@@ -142,11 +144,13 @@ def _owner(url: str, match_id: str) -> tuple[str, int]:
 
 
 async def _owner_changes(url: str, match_id: str, old_epoch: int) -> tuple[str, int]:
-    while True:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         owner, epoch = await asyncio.to_thread(_owner, url, match_id)
         if epoch > old_epoch and owner is not None:
             return owner, epoch
         await asyncio.sleep(0.1)
+    raise AssertionError(f"the lease of {match_id} stayed at epoch {old_epoch} for a minute")
 
 
 @pytest.mark.slow  # three server starts and three hand-overs: .ci/run runs it in a section of its own
