@@ -89,7 +89,8 @@ class Client:
             message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
             if message["type"] == "state":
                 assert message["version"] >= self.state.get("version", 0), "versions never go back"
-                self.seen_seats.add(message["view"]["seat"])
+                if message["view"] is not None:
+                    self.seen_seats.add(message["view"]["seat"])
                 self.state = message
                 return message
 
@@ -111,6 +112,49 @@ class Client:
             except (websockets.exceptions.ConnectionClosed, TimeoutError):
                 self.reconnects += 1
                 await self.connect()
+
+    async def play_to_end(self, rng: random.Random, seconds: float) -> None:
+        """Play every move of this seat until the match is over (reconnecting whenever it takes)."""
+        deadline = time.monotonic() + seconds
+        while self.state["match"]["status"] != "over":
+            assert time.monotonic() < deadline, f"match {self.match_id} did not finish"
+            try:
+                view = self.state["view"]
+                if self.state["match"]["status"] != "playing" or not view["legal"]:
+                    await self._receive_state(timeout=20)
+                    continue
+                version = self.state["version"]
+                action = pick(view["legal"], rng)
+                self.sent.append((version, action))
+                await self.ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+                while self.state["version"] <= version:
+                    await self._receive_state(timeout=20)
+                self.acked.append((version, action))
+            except (websockets.exceptions.ConnectionClosed, TimeoutError):
+                self.reconnects += 1
+                await self.connect()
+
+
+def _check_log(url: str, client: Client, seat: int) -> None:
+    """The log holds every acknowledged move of `seat` once, at the version it was sent at, and
+    nothing of that seat it did not send; the client's last state is the replay's."""
+    events = _events(url, client.match_id)
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    epochs = [e.epoch for e in events]
+    assert epochs == sorted(epochs), "an event written under an older lease after a newer one"
+    ours = {version + 1: action for version, action in client.sent}
+    for event in events:
+        if event.seat == seat:
+            assert ours.get(event.seq) == _action(event), (client.match_id, event.seq)
+    by_seq = {e.seq: e for e in events}
+    for version, action in client.acked:
+        assert by_seq[version + 1].seat == seat and _action(by_seq[version + 1]) == action
+    assert client.seen_seats == {seat}  # never another seat's view
+    final = dict(client.state["view"])
+    replay = _replay(url, client.match_id, client.state["version"], seat)
+    final.pop("showdown")
+    replay.pop("showdown")
+    assert final == replay
 
 
 def _events(url: str, match_id: str) -> list[Any]:
@@ -249,8 +293,8 @@ def test_three_servers_behind_haproxy_survive_kill_pause_and_shutdown_of_the_own
         asyncio.run(body())
 
 
-def _replay(url: str, match_id: str, version: int) -> dict[str, Any]:
-    """Seat 0's VIEW after the first `version` events of the stored match, rebuilt from the log."""
+def _replay(url: str, match_id: str, version: int, seat: int = 0) -> dict[str, Any]:
+    """`seat`'s VIEW after the first `version` events of the stored match, rebuilt from the log."""
     engine = make_engine(url)
     try:
         with engine.connect() as conn:
@@ -263,4 +307,74 @@ def _replay(url: str, match_id: str, version: int) -> dict[str, Any]:
     match = Match(Rules.from_json(rules), seed=row.seed, deal_bits=row.deal_bits)
     for event in _events(url, match_id)[:version]:
         match.apply(action_from_json(_action(event)), event.seat)
-    return match.view(0).to_json()
+    return match.view(seat).to_json()
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("cluster_programs")
+def test_many_matches_and_rooms_finish_through_two_kills(postgres_url: str, tmp_path: Path) -> None:
+    """Robot matches and two-person rooms played through HAProxy while one owner, then another, is
+    killed: every match finishes, nothing acknowledged is lost or applied twice, no stale write."""
+    settings = {
+        "GINRUMMY_LEASE_SECONDS": "1.5",
+        "GINRUMMY_HEARTBEAT_SECONDS": "0.5",
+        "GINRUMMY_CALL_TIMEOUT": "3",
+    }
+    rules = {"preset": "classic", "target": 40}
+    robots, rooms = 16, 4
+
+    with clusterproc.running_cluster(postgres_url, env=settings, keep=tmp_path / "cluster") as cluster:
+
+        async def guest(http: Any) -> str:
+            http.cookies.clear()  # a new guest each time: no cookie of the last one
+            return str((await http.get("/api/me")).cookies["gr_guest"])
+
+        async def post(http: Any, path: str, cookie: str, body: Any = None) -> Any:
+            http.cookies.clear()
+            response = await http.post(path, json=body, headers={"Cookie": f"gr_guest={cookie}"})
+            assert response.status_code == 200, response.text
+            return response.json()
+
+        async def body() -> None:
+            import httpx
+
+            clients: list[tuple[Client, int]] = []
+            async with httpx.AsyncClient(base_url=f"http://{cluster.lb}", timeout=30) as http:
+                for _ in range(robots):
+                    cookie = await guest(http)
+                    made = await post(http, "/api/matches", cookie, {"level": "novice", "rules": rules})
+                    clients.append((Client(cluster.lb, cookie, made["match_id"]), 0))
+                for _ in range(rooms):
+                    host, friend = await guest(http), await guest(http)
+                    room = await post(http, "/api/rooms", host, {"rules": rules, "turn_seconds": 0})
+                    # The join may reach any process: the room's owner seats the friend.
+                    joined = await post(http, f"/api/rooms/{room['code']}/join", friend)
+                    assert joined["match_id"] == room["match_id"]
+                    clients.append((Client(cluster.lb, host, room["match_id"]), 0))
+                    clients.append((Client(cluster.lb, friend, room["match_id"]), 1))
+            await asyncio.gather(*(client.connect() for client, _ in clients))
+            rngs = [random.Random(i) for i in range(len(clients))]
+            players = asyncio.gather(
+                *(c.play_to_end(r, 300) for (c, _), r in zip(clients, rngs, strict=True))
+            )
+
+            async def kills() -> list[str]:
+                killed = []
+                for _ in range(2):
+                    await asyncio.sleep(4)
+                    owners = [await asyncio.to_thread(_owner, postgres_url, c.match_id) for c, _ in clients]
+                    names = [o for o, _ in owners if o is not None and o not in killed]
+                    victim = max(set(names), key=names.count)  # the process owning the most matches
+                    await asyncio.to_thread(cluster.kill, cluster.server_named(victim))
+                    killed.append(victim)
+                return killed
+
+            killed, _ = await asyncio.gather(kills(), players)
+            assert len(killed) == 2
+            for client, seat in clients:
+                assert client.state["match"]["status"] == "over"
+                _check_log(postgres_url, client, seat)
+                await client.ws.close()
+            assert sum(c.reconnects for c, _ in clients) > 0
+
+        asyncio.run(body())
