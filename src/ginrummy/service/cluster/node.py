@@ -492,6 +492,17 @@ class ClusterNode:
                 self.drop_table(table, "the server of this table is gone")
 
     async def _bus_back(self) -> None:
-        """The bus lost messages while it was down: relayed pages reconnect for a fresh state."""
+        """The bus lost messages while it was down: relayed pages reconnect for a fresh state.
+
+        Each relay tells the owner its sockets are gone (they come back with the pages), and an
+        owner forgets the sockets it knew on other processes (a relay's word of one closing may
+        have been lost); the pages that reconnect are counted again as they open.
+        """
         for table in list(self.remote.values()):
+            for seat in list(table.conns):
+                self._spawn(table.release(seat))
             self.drop_table(table, "the servers lost touch for a moment")
+        for match_id, seats in list(self.seats.items()):
+            live = self.service.live.get(match_id)
+            for node in seats.all_nodes():
+                seats.forget(live, node)

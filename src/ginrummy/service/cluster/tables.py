@@ -193,6 +193,10 @@ class RemoteTable:
             for conn in list(self.conns.get(seat, ())):
                 conn.send_text(self.node.error_text(*refused))
 
+    async def release(self, seat: int) -> None:
+        """Tell the owner this process holds no socket of `seat` any more (even once the table closed)."""
+        await self.node.call_owner(self, "close", {"seat": seat})
+
     async def _call_quietly(self, op: str, **args: Any) -> None:
         await self.node.call_owner(self, op, args)  # also after the table closed: "close" must go
 
