@@ -561,10 +561,14 @@ class LiveMatch:
     ) -> None:
         """Store, then apply and announce a checked action. Call with `lock` held."""
         seq = self.version + 1
+        event = EventRow(seq, seat, action.to_json())
         try:
-            # Cluster hook: fenced by this process's lease of the match (no fence for a single process).
+            # Cluster hook: fenced by this process's lease of the match (a single process has none).
             fence = self.service.fence(self.id)
-            await self.service.store.append_event(self.id, EventRow(seq, seat, action.to_json()), fence=fence)
+            if fence is None:
+                await self.service.store.append_event(self.id, event)
+            else:
+                await self.service.store.append_event(self.id, event, fence=fence)
         except LeaseLost:
             self.service.lease_lost(self)
             raise
