@@ -88,6 +88,7 @@ def test_every_variable_is_read() -> None:
         ("GINRUMMY_FORWARDED_ALLOW_IPS", "proxy.local", "addresses or networks"),
         ("GINRUMMY_DB_TIMEOUT", "0", "at least"),
         ("REDIS_URL", "cache:6379", "redis://"),
+        ("GINRUMMY_NODE_NAME", "web " + "x" * 70, "64 printable"),
         ("GINRUMMY_LEASE_SECONDS", "0.1", "at least"),
         ("GINRUMMY_HEARTBEAT_SECONDS", "5", "shorter than GINRUMMY_LEASE_SECONDS"),
         ("GINRUMMY_CALL_TIMEOUT", "0", "at least"),

@@ -211,6 +211,11 @@ class Settings:
         redis_url = env.get("REDIS_URL", "").strip() or None
         if redis_url is not None and not redis_url.startswith(("redis://", "rediss://", "unix://")):
             raise SettingsError(f"REDIS_URL must be a redis://, rediss:// or unix:// URL, got {redis_url!r}")
+        node_name = env.get("GINRUMMY_NODE_NAME", "").strip() or None
+        if node_name is not None and (len(node_name) > 64 or not node_name.isprintable() or " " in node_name):
+            raise SettingsError(
+                f"GINRUMMY_NODE_NAME must be 1 to 64 printable characters, no spaces, got {node_name!r}"
+            )
         lease = _float(env, "GINRUMMY_LEASE_SECONDS", 3.0, minimum=0.5)
         heartbeat = _float(env, "GINRUMMY_HEARTBEAT_SECONDS", 1.0, minimum=0.1)
         if heartbeat >= lease:
@@ -245,7 +250,7 @@ class Settings:
             ),
             log_level=env.get("GINRUMMY_LOG_LEVEL", "").strip().lower() or "info",
             redis_url=redis_url,
-            node_name=env.get("GINRUMMY_NODE_NAME", "").strip() or None,
+            node_name=node_name,
             lease_seconds=lease,
             heartbeat_seconds=heartbeat,
             call_timeout=_float(env, "GINRUMMY_CALL_TIMEOUT", 5.0, minimum=0.1),

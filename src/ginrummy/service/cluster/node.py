@@ -48,7 +48,7 @@ _answering = contextvars.ContextVar("answering", default=False)
 
 def node_name() -> str:
     """A name no other process has had: host, process id and a random part (a restart gets a new one)."""
-    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+    return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"  # ≤ 64: the owner column
 
 
 def inbox(node: str) -> str:
