@@ -222,7 +222,7 @@ def test_a_graceful_shutdown_hands_the_match_over_without_waiting_for_the_lease(
 
 def test_redis_restarted_mid_play_loses_nothing(postgres_url: str, redis_server: RedisServer) -> None:
     async def body(nodes: list[Node]) -> None:
-        (a, _), (b, node_b) = nodes
+        (a, node_a), (b, node_b) = nodes
         live = await robot_match(a)
         table = await b.open_table(live.id)
         assert isinstance(table, RemoteTable)
@@ -242,8 +242,8 @@ def test_redis_restarted_mid_play_loses_nothing(postgres_url: str, redis_server:
         await play(live, local, 2)
         redis_server.start()
 
-        async def back() -> None:
-            while not node_b.bus.up:  # type: ignore[attr-defined]
+        async def back() -> None:  # both processes are on the bus again (each reconnects by itself)
+            while not (node_a.bus.up and node_b.bus.up):  # type: ignore[attr-defined]
                 await asyncio.sleep(0.05)
 
         await asyncio.wait_for(back(), 15)
