@@ -61,3 +61,5 @@ pytestmark  # tests/server/test_browser.py: pytest marks
 _.do_GET  # tests/test_infra.py: http.server callbacks
 _.log_message
 engine_check  # src/ginrummy/cli/engine_check_cmd.py: a Typer command
+_.hand_over  # src/ginrummy/server/app.py: app state read by `ginrummy serve` (cli/serve_cmd.py) on SIGTERM
+cluster_programs  # tests/conftest.py: a pytest fixture, used by name (usefixtures)

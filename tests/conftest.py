@@ -20,6 +20,8 @@ import pytest
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
+    from cluster_helpers import RedisServer
+
 # Flags for Debian's Chromium run as root in a sandboxed machine with no outside network:
 # without the background-networking ones Chromium keeps dialling Google and gets refused.
 CHROMIUM_ARGS: tuple[str, ...] = (
@@ -35,9 +37,11 @@ CHROMIUM_ARGS: tuple[str, ...] = (
 
 REQUIRE_BROWSER = "GINRUMMY_REQUIRE_BROWSER"
 REQUIRE_POSTGRES = "GINRUMMY_REQUIRE_POSTGRES"
-_REQUIRED_MARKERS = {"browser": REQUIRE_BROWSER, "postgres": REQUIRE_POSTGRES}
+REQUIRE_CLUSTER = "GINRUMMY_REQUIRE_CLUSTER"
+_REQUIRED_MARKERS = {"browser": REQUIRE_BROWSER, "postgres": REQUIRE_POSTGRES, "cluster": REQUIRE_CLUSTER}
 _BROWSER_FIXTURES = {"chromium_executable", "browser", "page"}
 _POSTGRES_FIXTURES = {"postgres_url"}
+_CLUSTER_FIXTURES = {"redis_server", "cluster_programs"}
 
 _skipped_required: list[str] = []
 
@@ -64,6 +68,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if fixtures & _POSTGRES_FIXTURES and item.get_closest_marker("postgres") is None:
             item.add_marker(pytest.mark.postgres)
+        if fixtures & _CLUSTER_FIXTURES and item.get_closest_marker("cluster") is None:
+            item.add_marker(pytest.mark.cluster)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -76,7 +82,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if _skipped_required:
-        terminalreporter.write_sep("=", "required browser/postgres tests were skipped", red=True)
+        terminalreporter.write_sep("=", "required browser/postgres/cluster tests were skipped", red=True)
         for line in _skipped_required:
             terminalreporter.write_line(line)
 
@@ -200,3 +206,34 @@ def postgres_url(_postgres_server_url: str) -> Iterator[str]:
         # FORCE: a pool the test forgot to dispose must not keep the database alive.
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+# ---------------------------------------------------------------- Redis and HAProxy (clusters)
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A private `redis-server` on a free loopback port for this test (stopped after it)."""
+    from cluster_helpers import RedisServer
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        _unavailable("redis-server is not installed (Debian: apt-get install redis-server)", REQUIRE_CLUSTER)
+    server = RedisServer(binary, tmp_path / "redis")
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def cluster_programs() -> dict[str, str]:
+    """Debian's `redis-server` and `haproxy` (a cluster test starts its own, on free ports)."""
+    found = {}
+    for name, package in (("redis-server", "redis-server"), ("haproxy", "haproxy")):
+        path = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin")
+        if path is None:
+            _unavailable(f"{name} is not installed (Debian: apt-get install {package})", REQUIRE_CLUSTER)
+        found[name] = path
+    return found

@@ -143,5 +143,5 @@ def test_skipped_browser_test_fails_the_run_only_when_browsers_are_required(tmp_
 
     ci = _run_guarded_suite(tmp_path, require_browser=True)
     assert ci.returncode == 1, ci.stdout + ci.stderr
-    assert "required browser/postgres tests were skipped" in ci.stdout
+    assert "required browser/postgres/cluster tests were skipped" in ci.stdout
     assert "test_guarded.py::test_needs_a_browser [browser, call]" in ci.stdout

@@ -23,6 +23,8 @@ def test_defaults_use_an_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
     assert (settings.bot_rate_per_second, settings.bot_rate_burst) == (10, 40)
     assert settings.forwarded_allow_ips == () and settings.db_timeout == 5
     assert settings.server_options()["proxy_headers"] is False  # no forwarded header is believed
+    assert settings.redis_url is None and settings.node_name is None  # one process: no cluster
+    assert (settings.lease_seconds, settings.heartbeat_seconds, settings.call_timeout) == (3, 1, 5)
 
 
 def test_every_variable_is_read() -> None:
@@ -46,8 +48,15 @@ def test_every_variable_is_read() -> None:
             "GINRUMMY_BOT_RATE_LIMIT": "3/12",
             "GINRUMMY_FORWARDED_ALLOW_IPS": "10.0.0.5, 192.168.0.0/16",
             "GINRUMMY_DB_TIMEOUT": "2.5",
+            "REDIS_URL": "redis://cache:6379/2",
+            "GINRUMMY_NODE_NAME": "web-2",
+            "GINRUMMY_LEASE_SECONDS": "6",
+            "GINRUMMY_HEARTBEAT_SECONDS": "1.5",
+            "GINRUMMY_CALL_TIMEOUT": "3",
         }
     )
+    assert settings.redis_url == "redis://cache:6379/2" and settings.node_name == "web-2"
+    assert (settings.lease_seconds, settings.heartbeat_seconds, settings.call_timeout) == (6, 1.5, 3)
     assert settings.database_url == "postgresql+psycopg://u:p@db/gin" and settings.secret == "k" * 40
     assert settings.robot_delay == 0 and settings.robot_time_budget == 0.25 and settings.turn_seconds is None
     assert settings.grace_seconds == 12.5 and (settings.rate_per_second, settings.rate_burst) == (5, 9)
@@ -82,6 +91,11 @@ def test_every_variable_is_read() -> None:
         ("GINRUMMY_BOT_RATE_LIMIT", "quick", "10/40"),
         ("GINRUMMY_FORWARDED_ALLOW_IPS", "proxy.local", "addresses or networks"),
         ("GINRUMMY_DB_TIMEOUT", "0", "at least"),
+        ("REDIS_URL", "cache:6379", "redis://"),
+        ("GINRUMMY_NODE_NAME", "web " + "x" * 70, "64 printable"),
+        ("GINRUMMY_LEASE_SECONDS", "0.1", "at least"),
+        ("GINRUMMY_HEARTBEAT_SECONDS", "5", "shorter than GINRUMMY_LEASE_SECONDS"),
+        ("GINRUMMY_CALL_TIMEOUT", "0", "at least"),
     ],
 )
 def test_bad_values_are_refused_with_the_variable_named(name: str, value: str, words: str) -> None:

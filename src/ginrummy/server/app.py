@@ -28,6 +28,7 @@ from ..service import (
     StoreError,
     encodable,
 )
+from ..service.cluster import ClusterConfig, ClusterNode
 from ..storage import SqlStore
 from . import botapi, compete, jsonin
 from .guards import BodyLimit, OriginCheck, SecurityHeaders
@@ -102,7 +103,27 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
             ),
             secret=settings.secret,
         )
+        node = None
+        if settings.redis_url is not None:
+            # One process of a cluster: the node decides which matches this process runs, so it
+            # exists before the service rebuilds (and claims) matches, and listens once it has.
+            from ..storage.redis_bus import RedisBus
+
+            node = ClusterNode(
+                service,
+                RedisBus(settings.redis_url),
+                ClusterConfig(
+                    name=settings.node_name,
+                    lease_seconds=settings.lease_seconds,
+                    heartbeat=settings.heartbeat_seconds,
+                    call_timeout=settings.call_timeout,
+                ),
+            )
         await service.start()
+        if node is not None:
+            await node.start()
+        app.state.hand_over = node.hand_over if node is not None else None
+        app.state.cluster = node
         app.state.service = service
         if settings.tune_gc:
             # Everything loaded so far (modules, rebuilt matches) lives as long as the server: keep
@@ -277,10 +298,16 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         rematch_id = await _service(request).rematch(guest, match_id)
         return {"match_id": rematch_id, "url": f"/m/{rematch_id}"}
 
-    @app.get("/api/health")
-    async def health(request: Request) -> dict[str, Any]:
+    @app.get("/api/health", response_model=None)
+    async def health(request: Request) -> dict[str, Any] | Response:
         service = _service(request)
+        node = request.app.state.cluster
+        if node is not None and node.handing_over:
+            # Shutting down in a cluster: the load balancer stops sending anything here.
+            return _error(503, "unavailable", "this server is shutting down")
         figures: dict[str, Any] = {"ok": True, "live_matches": len(service.live)}
+        if node is not None:
+            figures["node"] = node.name
         store = service.store
         if isinstance(store, SqlStore):
             # Group commit at work: transactions committed vs writes and reads they carried.

@@ -42,6 +42,16 @@ Environment variables (all optional):
   open the match WebSocket. Unset: only pages of the host the socket was opened on (behind a proxy
   that rewrites the Host header, list the public origin here).
 - ``GINRUMMY_LOG_LEVEL``: ``debug``, ``info`` (default), ``warning``...
+- ``REDIS_URL``: ``redis://host:6379/0`` makes this process one of a cluster (docs/deploy.md): many
+  ``ginrummy serve`` processes on one PostgreSQL, each live match owned by one process through a
+  lease, the processes talking through Redis. Unset (default): one process, no Redis, no leases.
+- ``GINRUMMY_NODE_NAME``: this process's name in the cluster (default: host, process id and a
+  random part; it must differ between processes and between restarts).
+- ``GINRUMMY_LEASE_SECONDS``: how long a match's lease lasts without renewal: a killed process's
+  matches move after this (default 3).
+- ``GINRUMMY_HEARTBEAT_SECONDS``: seconds between lease renewals (default 1; below the lease).
+- ``GINRUMMY_CALL_TIMEOUT``: most seconds a call forwarded to a match's owner waits for its answer
+  before the page is told and reconnects (default 5).
 """
 
 from __future__ import annotations
@@ -149,6 +159,11 @@ class Settings:
     cookie_secure: bool = False
     allowed_origins: tuple[str, ...] = ()
     log_level: str = "info"
+    redis_url: str | None = None
+    node_name: str | None = None
+    lease_seconds: float = 3.0
+    heartbeat_seconds: float = 1.0
+    call_timeout: float = 5.0
     tune_gc: bool = False  # freeze start-up objects, rare full collections (set by `ginrummy serve`)
     static_dir: Path = field(default_factory=lambda: Path(__file__).resolve().parent / "static")
 
@@ -198,6 +213,20 @@ class Settings:
         sync = env.get("GINRUMMY_SQLITE_SYNC", "").strip().upper() or "NORMAL"
         if sync not in ("NORMAL", "FULL", "EXTRA"):
             raise SettingsError(f"GINRUMMY_SQLITE_SYNC must be NORMAL, FULL or EXTRA, got {sync!r}")
+        redis_url = env.get("REDIS_URL", "").strip() or None
+        if redis_url is not None and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+            raise SettingsError(f"REDIS_URL must be a redis://, rediss:// or unix:// URL, got {redis_url!r}")
+        node_name = env.get("GINRUMMY_NODE_NAME", "").strip() or None
+        if node_name is not None and (len(node_name) > 64 or not node_name.isprintable() or " " in node_name):
+            raise SettingsError(
+                f"GINRUMMY_NODE_NAME must be 1 to 64 printable characters, no spaces, got {node_name!r}"
+            )
+        lease = _float(env, "GINRUMMY_LEASE_SECONDS", 3.0, minimum=0.5)
+        heartbeat = _float(env, "GINRUMMY_HEARTBEAT_SECONDS", 1.0, minimum=0.1)
+        if heartbeat >= lease:
+            raise SettingsError(
+                f"GINRUMMY_HEARTBEAT_SECONDS ({heartbeat:g}) must be shorter than GINRUMMY_LEASE_SECONDS ({lease:g})"
+            )
         return cls(
             database_url=url,
             secret=env.get("GINRUMMY_SECRET", "").strip() or None,
@@ -227,4 +256,9 @@ class Settings:
                 if o.strip()
             ),
             log_level=env.get("GINRUMMY_LOG_LEVEL", "").strip().lower() or "info",
+            redis_url=redis_url,
+            node_name=node_name,
+            lease_seconds=lease,
+            heartbeat_seconds=heartbeat,
+            call_timeout=_float(env, "GINRUMMY_CALL_TIMEOUT", 5.0, minimum=0.1),
         )

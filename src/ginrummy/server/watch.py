@@ -12,7 +12,7 @@ import logging
 
 from starlette.websockets import WebSocket
 
-from ..service import GameService, NotFound, StoreBusy
+from ..service import GameService, NotFound, StoreBusy, Unavailable
 from .guards import origin_allowed
 from .limits import SocketGuard
 from .ws import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN, COOKIE, SocketConnection, _refuse
@@ -58,9 +58,12 @@ async def watch_socket(websocket: WebSocket, match_id: str) -> None:
     if not await _opened(websocket, "a table"):
         return
     try:
-        live = await service.get_live(match_id)
+        live = await service.open_table(match_id)
     except StoreBusy:
         await _refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
+        return
+    except Unavailable as exc:  # in a cluster: the match is moving between processes
+        await _refuse(websocket, "unavailable", str(exc), CLOSE_TRY_AGAIN)
         return
     if live is None:
         await _refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)

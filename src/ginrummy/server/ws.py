@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
-from ..service import GameService, StoreBusy, error_message
+from ..service import GameService, StoreBusy, Unavailable, error_message
 from . import jsonin
 from .guards import origin_allowed
 from .limits import SocketGuard, TokenBucket
@@ -56,8 +56,12 @@ class SocketConnection:
         if self.closed:
             return
         self.closed = True
-        self.close_code = (code, reason)
+        self.close_code = (code, reason[:120])
         self._put(None)
+
+    def drop(self, reason: str) -> None:
+        """Close the socket after what is queued (the page reconnects): the table moved elsewhere."""
+        self.finish(CLOSE_TRY_AGAIN, reason)
 
     def _put(self, item: str | None) -> None:
         self.outbox.append(item)
@@ -124,9 +128,12 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         return
     try:
         guest_id = await service.guest_of_cookie(websocket.cookies.get(COOKIE))
-        live = await service.get_live(match_id)
+        live = await service.open_table(match_id)
     except StoreBusy:
         await _refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
+        return
+    except Unavailable as exc:  # in a cluster: the match is moving between processes
+        await _refuse(websocket, "unavailable", str(exc), CLOSE_TRY_AGAIN)
         return
     if live is None:
         await _refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)

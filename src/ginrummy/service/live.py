@@ -28,7 +28,7 @@ from ..rules import (
     seed_commitment,
 )
 from .errors import encodable
-from .ports import EventRow, MatchKind, MatchStatus, SeatRow, StoreBusy, StoreError
+from .ports import EventRow, LeaseLost, MatchKind, MatchStatus, SeatRow, StoreBusy, StoreError
 from .robots import QUICK_LEVELS, resolve_level, robot_player
 from .spectate import spectator_view
 
@@ -518,6 +518,8 @@ class LiveMatch:
                 return "illegal_action", str(exc)
             try:
                 await self._accept(seat, action, by_player=True)
+            except LeaseLost:  # cluster hook: another process owns the match now
+                return "unavailable", "the table moved to another server; it reconnects"
             except StoreBusy as exc:
                 return (
                     "unavailable",
@@ -562,7 +564,17 @@ class LiveMatch:
     ) -> None:
         """Store, then apply and announce a checked action. Call with `lock` held."""
         seq = self.version + 1
-        await self.service.store.append_event(self.id, EventRow(seq, seat, action.to_json()))
+        event = EventRow(seq, seat, action.to_json())
+        try:
+            # Cluster hook: fenced by this process's lease of the match (a single process has none).
+            fence = self.service.fence(self.id)
+            if fence is None:
+                await self.service.store.append_event(self.id, event)
+            else:
+                await self.service.store.append_event(self.id, event, fence=fence)
+        except LeaseLost:
+            self.service.lease_lost(self)
+            raise
         result = self.match.apply(action, seat)
         if by_player:
             self.timeouts[seat] = 0

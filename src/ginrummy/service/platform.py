@@ -27,13 +27,14 @@ from ..rules import (
 from .accounts import AccountService, name_key
 from .bots import BotAccounts
 from .challenges import Challenges
+from .cluster.ports import OwnedElsewhere, Ownership, Table
 from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull
 from .identity import new_guest_id, new_secret, sign_guest, verify_guest
 from .leaderboards import Leaderboards, bucket_keys, utc_day
 from .live import LiveMatch, SeatInfo
 from .names import imitates_robot, invisible_characters
 from .pairing import PairingPool, PoolKey, Seek
-from .ports import GuestRow, MatchOutcome, MatchRow, SeatRow, Store, StoreError
+from .ports import GuestRow, Lease, MatchOutcome, MatchRow, SeatRow, Store, StoreError
 from .ratings import BOT_POOL, GAME, public_rating, rating_update
 from .robots import LEVELS
 from .statistics import player_lines
@@ -165,6 +166,8 @@ class GameService:
         self.live: dict[str, LiveMatch] = {}
         self._loading: dict[str, asyncio.Future[LiveMatch | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        #: Set by the cluster layer (service/cluster) when many processes share the site; None alone.
+        self.ownership: Ownership | None = None
 
     # -- lifecycle -------------------------------------------------------------
 
@@ -183,6 +186,8 @@ class GameService:
         for row in rows:
             try:
                 await self._load(row)
+            except OwnedElsewhere:
+                continue  # another process of the cluster runs it
             except Exception:
                 log.exception("match %s could not be rebuilt from its log", row.id)
         if rows:
@@ -203,6 +208,7 @@ class GameService:
         for live in idle:
             del self.live[live.id]
             live.closed = True
+            self._unloaded(live)
         return len(idle)
 
     async def _pair_forever(self) -> None:
@@ -214,6 +220,8 @@ class GameService:
                 log.exception("a pairing wave failed")
 
     async def close(self) -> None:
+        if self.ownership is not None:
+            await self.ownership.close()  # hands the matches over before they stop here
         await self.tournaments.close()
         self.challenges.close()
         for task in (self._sweeper, self._pairer):
@@ -351,7 +359,10 @@ class GameService:
         row = await self.store.get_match_by_code(code) if code else None
         if row is None:
             raise NotFound(f"no room {code!r}")
-        live = await self.get_live(row.id)
+        try:
+            live = await self.get_live(row.id)
+        except OwnedElsewhere as exc:  # cluster hook: the owner seats the guest
+            return str(await self._elsewhere(exc, "join_room", guest=guest.id, code=code))
         if live is None:
             raise NotFound(f"no room {code!r}")
         async with live.lock:
@@ -385,7 +396,13 @@ class GameService:
         row = await self.store.get_match_by_code(code) if code else None
         if row is None:
             raise NotFound(f"no room {code!r}")
-        live = await self.get_live(row.id)
+        try:
+            live = await self.get_live(row.id)
+        except OwnedElsewhere as exc:  # cluster hook: the owner answers
+            info: dict[str, Any] = await self._elsewhere(
+                exc, "room_info", guest=guest.id if guest is not None else None, code=code
+            )
+            return info
         if live is None:
             raise NotFound(f"no room {code!r}")
         host = live.seats[0]
@@ -434,7 +451,12 @@ class GameService:
             if old is not None:
                 old.rematch_id = rematch_id
                 old.broadcast()
-        live = await self.get_live(rematch_id)
+            elif self.ownership is not None:  # cluster hook: the old table's owner tells its players
+                self.ownership.tell(row.id, "rematch_id", rematch=rematch_id)
+        try:
+            live = await self.get_live(rematch_id)
+        except OwnedElsewhere as exc:  # cluster hook: the rematch's owner seats the guest
+            return str(await self._elsewhere(exc, "rematch", guest=guest.id, match=match_id))
         if live is not None and live.status == "waiting" and live.seat_of(guest.id) is None:
             seat = next(s.seat for s in row.seats if s.guest_id == guest.id)
             async with live.lock:
@@ -501,6 +523,32 @@ class GameService:
 
     # -- live matches ----------------------------------------------------------
 
+    async def open_table(self, match_id: str) -> LiveMatch | Table | None:
+        """What a socket of the match talks to: the live match, or in a cluster perhaps a relay to
+        the process that owns it."""
+        if self.ownership is not None:
+            return await self.ownership.open_table(match_id)
+        return await self.get_live(match_id)
+
+    def fence(self, match_id: str) -> Lease | None:
+        """The lease that fences the match's event appends in a cluster (None for a single process)."""
+        return self.ownership.fence(match_id) if self.ownership is not None else None
+
+    def lease_lost(self, live: LiveMatch) -> None:
+        """An append of `live` was refused: another process owns it now; this one lets it go."""
+        if self.ownership is not None:
+            self.ownership.lost(live.id)
+
+    async def _elsewhere(self, exc: OwnedElsewhere, op: str, **args: Any) -> Any:
+        """Have the process that owns the match do `op` (a cluster only)."""
+        if self.ownership is None:
+            raise exc
+        return await self.ownership.forward(exc.owner, exc.match_id, op, args)
+
+    def _unloaded(self, live: LiveMatch) -> None:
+        if self.ownership is not None:
+            self.ownership.unloaded(live.id)
+
     async def get_live(self, match_id: str) -> LiveMatch | None:
         """The live match (loaded from the log if needed), or None if there is no such match."""
         live = self.live.get(match_id)
@@ -548,6 +596,12 @@ class GameService:
         return {seat: found[gid].name if gid in found else "Guest" for seat, gid in wanted.items()}
 
     async def _load(self, row: MatchRow, names: dict[str, str] | None = None) -> LiveMatch:
+        existing = self.live.get(row.id)
+        if existing is not None:
+            return existing
+        if self.ownership is not None:
+            # The lease first, then the log: from here on no other process can append to it.
+            await self.ownership.claim(row.id)
         match, version = await self._rebuild(row)
         wanted = [s.guest_id for s in row.seats if s.guest_id is not None and s.guest_id not in (names or {})]
         found = {g.id: g.name for g in (await self.store.get_guests(wanted)).values()} if wanted else {}
@@ -637,6 +691,7 @@ class GameService:
         """Forget a finished match nobody is watching (it reloads from the log on demand)."""
         if live.status == "over" and not live.has_connections() and self.live.get(live.id) is live:
             del self.live[live.id]
+            self._unloaded(live)
 
     # -- lists and replays -----------------------------------------------------
 

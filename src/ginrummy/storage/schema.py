@@ -97,7 +97,19 @@ leases = sa.Table(
     sa.Column("owner", sa.String(64), nullable=True),  # the holding process; NULL once given up
     sa.Column("epoch", sa.BigInteger, nullable=False),  # +1 each time the lease changes hands
     sa.Column("expires_at", sa.Float(precision=53), nullable=False),  # the database's clock
-    sa.Index("ix_leases_expires_at", "expires_at"),
+    # Only held leases are indexed (migration 0009): heartbeats and takeovers read those alone.
+    sa.Index(
+        "ix_leases_held_expiry",
+        "expires_at",
+        postgresql_where=sa.text("owner IS NOT NULL"),
+        sqlite_where=sa.text("owner IS NOT NULL"),
+    ),
+    sa.Index(
+        "ix_leases_held_owner",
+        "owner",
+        postgresql_where=sa.text("owner IS NOT NULL"),
+        sqlite_where=sa.text("owner IS NOT NULL"),
+    ),
 )
 
 # A guest who claimed its name: the name is unique (compared case-folded, `name_key`).

@@ -1,0 +1,508 @@
+"""One server process of a cluster: its name, its leases, its bus, the tables it owns and relays.
+
+A process owns a live match while it holds the match's lease (`match:ID` in the database). It
+claims the lease before it rebuilds the match from the event log, so from then on it is the only
+writer, and every event it appends is fenced by that lease's epoch: a process that lost the lease
+(paused or cut off past its expiry) cannot write one more event. Sockets of a match owned elsewhere
+are relayed (`RemoteTable`); calls go to the owner's inbox channel `gr:p:<owner>` and are answered
+on the caller's. Every heartbeat the process renews its leases, adopts the matches whose owner let
+the lease run out, and forgets the sockets of processes that are gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import itertools
+import json
+import logging
+import os
+import random
+import secrets
+import socket
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..errors import Forbidden, ServiceError, Unavailable
+from ..ports import Lease, LeaseLost, LeaseStore, Store, StoreError
+from .leases import LeaseKeeper
+from .ports import Bus, BusDown, Droppable, OwnedElsewhere
+from .tables import WATCHERS, OwnerSeats, RemoteTable, match_channel
+
+if TYPE_CHECKING:
+    from ..live import LiveMatch
+    from ..platform import GameService
+
+__all__ = ["ClusterConfig", "ClusterNode", "node_name"]
+
+log = logging.getLogger("ginrummy.cluster")
+
+MATCH = "match:"  # lease names of live matches
+HANDOVER = "gr:handover"  # a process shutting down names the matches it let go
+#: Service calls another process may ask the owner of a match to make (rooms and rematches).
+SERVICE_CALLS = frozenset({"join_room", "room_info", "rematch", "rematch_id"})
+# Set while answering a forwarded call: it is never forwarded again (no call goes round in circles).
+_answering = contextvars.ContextVar("answering", default=False)
+
+
+def node_name() -> str:
+    """A name no other process has had: host, process id and a random part (a restart gets a new one)."""
+    return f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"  # ≤ 64: the owner column
+
+
+def inbox(node: str) -> str:
+    return f"gr:p:{node}"
+
+
+class CallFailed(Exception):
+    """The owner did not answer a call (gone, paused or cut off)."""
+
+
+class ClusterConfig:
+    """How a process takes part in a cluster (the server fills it from the environment)."""
+
+    __slots__ = ("adopt_limit", "call_timeout", "heartbeat", "lease_seconds", "name")
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        lease_seconds: float = 3.0,
+        heartbeat: float = 1.0,
+        call_timeout: float = 5.0,
+        adopt_limit: int = 50,
+    ) -> None:
+        if not 0 < heartbeat < lease_seconds:
+            raise ValueError(
+                f"the heartbeat ({heartbeat:g} s) must be shorter than the lease ({lease_seconds:g} s)"
+            )
+        self.name = name or node_name()
+        self.lease_seconds = lease_seconds
+        self.heartbeat = heartbeat
+        self.call_timeout = call_timeout
+        self.adopt_limit = adopt_limit
+
+
+def _lease_store(store: Store) -> LeaseStore:
+    for method in ("claim_lease", "renew_leases", "release_lease", "claim_expired"):
+        if not callable(getattr(store, method, None)):
+            raise TypeError(f"a cluster needs a store with leases; {type(store).__name__} has no {method}")
+    return store  # type: ignore[return-value]  # checked just above
+
+
+class ClusterNode:
+    """The cluster layer of one process: `GameService.ownership` when a bus is configured."""
+
+    def __init__(self, service: GameService, bus: Bus, config: ClusterConfig | None = None) -> None:
+        self.service = service
+        self.bus = bus
+        self.config = config or ClusterConfig()
+        self.name = self.config.name
+        self.keeper = LeaseKeeper(
+            _lease_store(service.store),
+            self.name,
+            ttl=self.config.lease_seconds,
+            heartbeat=self.config.heartbeat,
+            on_lost=self._lease_lost,
+        )
+        self.remote: dict[str, RemoteTable] = {}
+        self.seats: dict[str, OwnerSeats] = {}  # owned matches with sockets on other processes
+        self._calls: dict[int, asyncio.Future[Any]] = {}
+        self._ids = itertools.count(1)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._maintainer: asyncio.Task[None] | None = None
+        self.handing_over = False
+        service.ownership = self
+
+    # -- lifecycle -----------------------------------------------------------
+
+    async def start(self) -> None:
+        """Join the cluster: listen on the bus, start the heartbeat (after `GameService.start`).
+
+        The node is the service's `ownership` from its creation, so the matches the service
+        rebuilds at start are claimed first, and those another process runs are left to it.
+        """
+        await self.bus.start()
+        await self.bus.subscribe(inbox(self.name), self._on_inbox)
+        await self.bus.subscribe(HANDOVER, self._on_handover)
+        self.bus.on_reconnect(self._bus_back)
+        self.keeper.start()
+        self._maintainer = asyncio.get_running_loop().create_task(self._maintain_forever())
+        log.info(
+            "cluster node %s: leases of %g s, heartbeat %g s",
+            self.name,
+            self.keeper.ttl,
+            self.keeper.heartbeat,
+        )
+
+    async def hand_over(self) -> None:
+        """Graceful shutdown: stop every owned match, give its lease up, and tell the others at once.
+
+        The other processes claim the matches without waiting for the leases to run out (the ones
+        with sockets through their pages reconnecting, the others by the hand-over message).
+        """
+        if self.handing_over:
+            return
+        self.handing_over = True
+        if self._maintainer is not None:
+            self._maintainer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._maintainer
+            self._maintainer = None
+        owned = list(self.service.live.values())
+        for live in owned:
+            await live.close()  # nothing more is written by this process
+        await self.keeper.close(release=True)
+        ids = [live.id for live in owned]
+        for match_id in ids:
+            self.bus.publish_soon(match_channel(match_id), "O|")
+        if ids:
+            with contextlib.suppress(BusDown):
+                await self.bus.publish(HANDOVER, json.dumps(ids))
+        for live in owned:
+            self._drop_sockets(live, "this server is restarting")
+        for table in list(self.remote.values()):
+            self.drop_table(table, "this server is restarting")
+        log.warning("cluster node %s is shutting down: handed %d matches over", self.name, len(ids))
+
+    async def close(self) -> None:
+        await self.hand_over()
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.bus.close()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- ownership (the hooks GameService calls) ------------------------------
+
+    async def claim(self, match_id: str) -> None:
+        """Take the match's lease before rebuilding it; `OwnedElsewhere` when another process holds it."""
+        if self.handing_over:
+            raise Unavailable("this server is shutting down; try again in a moment", 1.0)
+        lease = await self.keeper.claim(MATCH + match_id)
+        if lease.owner != self.name:
+            raise OwnedElsewhere(match_id, lease.owner)
+        if lease.epoch > 1:
+            # Taken over: relays of the old owner's sockets make their pages reconnect to us.
+            self.bus.publish_soon(match_channel(match_id), f"O|{self.name}")
+
+    def fence(self, match_id: str) -> Lease:
+        lease = self.keeper.lease(MATCH + match_id)
+        if lease is None:
+            raise LeaseLost(f"match {match_id}: this server no longer holds its lease")
+        return lease
+
+    def lost(self, match_id: str) -> None:
+        """An append was refused: another process owns the match now."""
+        self._evict(match_id, "the table moved to another server")
+
+    def unloaded(self, match_id: str) -> None:
+        """The match was unloaded (finished or idle): let its lease go."""
+        self.seats.pop(match_id, None)
+        if MATCH + match_id in self.keeper.held:
+            self._spawn(self.keeper.release(MATCH + match_id))
+
+    def _lease_lost(self, name: str) -> None:
+        if name.startswith(MATCH):
+            self._evict(name.removeprefix(MATCH), "the table moved to another server")
+
+    def _evict(self, match_id: str, reason: str) -> None:
+        live = self.service.live.pop(match_id, None)
+        self.seats.pop(match_id, None)
+        self.keeper.held.pop(MATCH + match_id, None)
+        if live is None:
+            return
+        log.warning("match %s: no longer ours (%s)", match_id, reason)
+        live.closed = True
+        self._spawn(live.close())
+        self._drop_sockets(live, reason)
+
+    @staticmethod
+    def _drop_sockets(live: LiveMatch, reason: str) -> None:
+        for conn in [*live.conns[0], *live.conns[1], *live.watchers]:
+            if isinstance(conn, Droppable):
+                conn.drop(reason)
+
+    # -- tables owned elsewhere ------------------------------------------------
+
+    async def open_table(self, match_id: str) -> LiveMatch | RemoteTable | None:
+        """The table a socket of this match talks to: the match itself when this process owns it
+        (or can take it), else a relay to its owner. An owner that is gone (killed: nobody listens
+        to its inbox) is waited for until its lease runs out, and the match is taken over."""
+        deadline = time.monotonic() + self.keeper.ttl + self.keeper.heartbeat
+        while True:
+            try:
+                return await self.service.get_live(match_id)
+            except OwnedElsewhere as exc:
+                owner = exc.owner
+            table = self._relay(match_id, owner)
+            if table is not None:
+                await table.ready.wait()
+                return table
+            try:
+                listening = (await self.bus.listeners([inbox(owner)]))[inbox(owner)]
+            except BusDown:
+                raise Unavailable(
+                    "the servers cannot reach each other now; try again in a moment", 1.0
+                ) from None
+            if listening:
+                row = await self.service.store.get_match(match_id)
+                if row is None:
+                    return None
+                table = self._relay(match_id, owner)  # made meanwhile for another socket?
+                if table is None:
+                    table = self.remote[match_id] = RemoteTable(self, row, owner)
+                    await self.bus.subscribe(match_channel(match_id), table.on_message)
+                    table.ready.set()
+                await table.ready.wait()
+                return table
+            if time.monotonic() > deadline:
+                raise Unavailable("the server of this table is gone; it moves in a moment", 1.0)
+            await asyncio.sleep(0.2)
+
+    def _relay(self, match_id: str, owner: str) -> RemoteTable | None:
+        table = self.remote.get(match_id)
+        return table if table is not None and table.owner == owner and not table.closed else None
+
+    def drop_table(self, table: RemoteTable, reason: str) -> None:
+        """Close a relay's sockets (their pages reconnect) and stop listening to its channel."""
+        table.drop_sockets(reason)
+        self.forget_table(table)
+
+    def forget_table(self, table: RemoteTable) -> None:
+        table.closed = True
+        if self.remote.get(table.id) is table:
+            del self.remote[table.id]
+            self._spawn(self.bus.unsubscribe(match_channel(table.id)))
+
+    def error_text(self, code: str, message: str) -> str:
+        from ..live import error_message
+
+        return error_message(code, message)
+
+    async def _request(self, owner: str, match_id: str, op: str, args: dict[str, Any]) -> Any:
+        """Send a call to `owner`'s inbox and wait for its answer; `CallFailed` when none comes."""
+        call_id = next(self._ids)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._calls[call_id] = future
+        message = json.dumps({"id": call_id, "from": self.name, "m": match_id, "op": op, **args})
+        try:
+            if not await self.bus.publish(inbox(owner), message):
+                raise CallFailed("nobody listens")
+            return await asyncio.wait_for(future, self.config.call_timeout)
+        except BusDown as exc:
+            raise CallFailed(str(exc)) from None
+        except TimeoutError:
+            raise CallFailed(f"no answer within {self.config.call_timeout:g} s") from None
+        finally:
+            self._calls.pop(call_id, None)
+
+    async def call_owner(self, table: RemoteTable, op: str, args: dict[str, Any]) -> tuple[str, str] | None:
+        """Forward a call to the owner of `table` and return its answer (a refusal or None)."""
+        try:
+            reply = await self._request(table.owner, table.id, op, args)
+        except CallFailed as exc:
+            log.warning("match %s: %s call to %s failed: %s", table.id, op, table.owner, exc)
+            self.drop_table(table, "the server of this table did not answer")
+            return (
+                "unavailable",
+                f"the server of this table did not answer within {self.config.call_timeout:g} s; "
+                "if your move was taken, the table shows it when it reconnects",
+            )
+        if reply is None:
+            return None
+        code, text = reply
+        if code == "moved":
+            self.drop_table(table, text)
+            return "unavailable", text
+        return str(code), str(text)
+
+    async def forward(self, owner: str, match_id: str, op: str, args: dict[str, Any]) -> Any:
+        if _answering.get():
+            raise Unavailable("the table is moving between servers; try again in a moment", 1.0)
+        try:
+            reply = await self._request(owner, match_id, op, args)
+        except CallFailed as exc:
+            log.warning("match %s: %s call to %s failed: %s", match_id, op, owner, exc)
+            raise Unavailable("the server of this table did not answer; try again in a moment", 1.0) from None
+        if "err" in reply:
+            code, status, message = reply["err"]
+            error = ServiceError(message)
+            error.code, error.status = str(code), int(status)
+            raise error
+        return reply["ok"]
+
+    def tell(self, match_id: str, op: str, **args: Any) -> None:
+        self._spawn(self._tell(match_id, op, args))
+
+    async def _tell(self, match_id: str, op: str, args: dict[str, Any]) -> None:
+        lease = await self.keeper.store.get_lease(MATCH + match_id)
+        if lease is None or lease.owner == self.name:
+            return
+        message = {"id": 0, "from": self.name, "m": match_id, "op": op, **args}  # id 0: no answer
+        with contextlib.suppress(BusDown):
+            await self.bus.publish(inbox(lease.owner), json.dumps(message))
+
+    # -- calls from other processes --------------------------------------------
+
+    def _on_inbox(self, text: str) -> None:
+        data = json.loads(text)
+        if "re" in data:
+            future = self._calls.get(data["re"])
+            if future is not None and not future.done():
+                future.set_result(data["r"])
+            return
+        self._spawn(self._serve(data))
+
+    async def _serve(self, call: dict[str, Any]) -> None:
+        answer: Any
+        if call["op"] in SERVICE_CALLS:
+            answer = await self._answer_service(call)
+        else:
+            try:
+                answer = await self._answer(call)
+            except StoreError:
+                log.exception("match %s: a forwarded %s failed", call.get("m"), call.get("op"))
+                answer = ("server_error", "the server failed to handle this message; nothing changed")
+        if call["id"]:
+            self.bus.publish_soon(inbox(call["from"]), json.dumps({"re": call["id"], "r": answer}))
+
+    async def _answer_service(self, call: dict[str, Any]) -> dict[str, Any]:
+        """A service call forwarded here: {"ok": value} or {"err": [code, status, message]}."""
+        _answering.set(True)  # this task's own context: what it calls is not forwarded again
+        service = self.service
+        try:
+            guest = await service.store.get_guest(call["guest"]) if call.get("guest") else None
+            if call.get("guest") and guest is None:
+                raise Forbidden("no such guest")
+            op = call["op"]
+            if op == "room_info":
+                return {"ok": await service.room_info(guest, call["code"])}
+            if op == "rematch_id":
+                live = service.live.get(call["m"])
+                if live is not None:
+                    live.rematch_id = call["rematch"]
+                    live.broadcast()
+                return {"ok": None}
+            assert guest is not None
+            if op == "join_room":
+                return {"ok": await service.join_room(guest, call["code"])}
+            return {"ok": await service.rematch(guest, call["match"])}
+        except ServiceError as exc:
+            return {"err": [exc.code, exc.status, exc.message]}
+        except StoreError:
+            log.exception("match %s: a forwarded %s failed", call.get("m"), call.get("op"))
+            return {"err": ["unavailable", 503, "the server is busy; try again in a moment"]}
+
+    async def _answer(self, call: dict[str, Any]) -> tuple[str, str] | None:
+        match_id, op, node = call["m"], call["op"], call["from"]
+        live = self.service.live.get(match_id)
+        if live is None or live.closed or MATCH + match_id not in self.keeper.held:
+            if op == "close":
+                return None
+            return "moved", "the table moved to another server; it reconnects"
+        seats = self.seats.get(match_id)
+        seat = call.get("seat", WATCHERS)
+        if op == "open":
+            if seats is None:
+                seats = self.seats[match_id] = OwnerSeats(self.bus, match_id)
+            seats.open(live, seat, node)
+            return None
+        if op == "close":
+            if seats is not None:
+                seats.close(live, seat, node)
+            return None
+        if op == "act":
+            return await live.act(seat, call.get("action"), call.get("version"))
+        if op == "abort":
+            return await live.abort(seat)
+        if op == "resign":
+            return await live.resign(seat)
+        if op == "react":
+            return live.react(seat, call.get("emote"))
+        if op == "back":
+            live.back(seat)
+            return None
+        return "bad_message", f"unknown call {op!r}"
+
+    def _on_handover(self, text: str) -> None:
+        if self.handing_over:
+            return
+        self._spawn(self._take(json.loads(text), spread=0.2))
+
+    async def _take(self, match_ids: list[str], *, spread: float = 0.0) -> None:
+        """Rebuild matches whose lease is free, unless another process was quicker."""
+        for match_id in match_ids:
+            if spread:
+                await asyncio.sleep(random.random() * spread / max(1, len(match_ids)))
+            if match_id in self.service.live:
+                continue
+            try:
+                row = await self.service.store.get_match(match_id)
+                if row is None or row.status == "over":
+                    continue
+                await self.service.get_live(match_id)
+            except (OwnedElsewhere, Unavailable):
+                continue
+            except Exception:
+                log.exception("match %s could not be taken over", match_id)
+
+    # -- every heartbeat -------------------------------------------------------
+
+    async def _maintain_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.keeper.heartbeat)
+            try:
+                await self.maintain()
+            except Exception:
+                log.exception("cluster maintenance failed")
+
+    async def maintain(self) -> None:
+        """Adopt matches whose owner let the lease run out; forget sockets of processes that are gone."""
+        adopted = await self.keeper.adopt(MATCH, self.config.adopt_limit)
+        for lease in adopted:
+            match_id = lease.name.removeprefix(MATCH)
+            row = await self.service.store.get_match(match_id)
+            if row is None or row.status == "over":
+                await self.keeper.release(lease.name)
+                continue
+            log.info("match %s: taken over from a server that is gone (epoch %d)", match_id, lease.epoch)
+            await self._take([match_id])
+        nodes = {node for seats in self.seats.values() for node in seats.all_nodes()}
+        owners = {table.owner for table in self.remote.values()}
+        if not nodes and not owners:
+            return
+        try:
+            listening = await self.bus.listeners(inbox(node) for node in nodes | owners)
+        except BusDown:
+            return
+        gone = {node for node in nodes | owners if not listening.get(inbox(node))}
+        for match_id, seats in list(self.seats.items()):
+            for node in gone & seats.all_nodes():
+                seats.forget(self.service.live.get(match_id), node)
+        for table in list(self.remote.values()):
+            if table.owner in gone:
+                self.drop_table(table, "the server of this table is gone")
+
+    async def _bus_back(self) -> None:
+        """The bus lost messages while it was down: relayed pages reconnect for a fresh state.
+
+        Each relay tells the owner its sockets are gone (they come back with the pages), and an
+        owner forgets the sockets it knew on other processes (a relay's word of one closing may
+        have been lost); the pages that reconnect are counted again as they open.
+        """
+        for table in list(self.remote.values()):
+            for seat in list(table.conns):
+                self._spawn(table.release(seat))
+            self.drop_table(table, "the servers lost touch for a moment")
+        for match_id, seats in list(self.seats.items()):
+            live = self.service.live.get(match_id)
+            for node in seats.all_nodes():
+                seats.forget(live, node)

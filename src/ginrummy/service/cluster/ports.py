@@ -1,0 +1,135 @@
+"""What the cluster layer needs from a message bus (Redis in `storage/redis_bus.py`), and its errors."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from ..errors import Unavailable
+from ..ports import Lease, MatchStatus
+
+if TYPE_CHECKING:
+    from ..live import Connection, LiveMatch
+
+__all__ = ["Bus", "BusDown", "Droppable", "OwnedElsewhere", "Ownership", "Table"]
+
+
+class BusDown(RuntimeError):
+    """The bus cannot be reached now: nothing was sent."""
+
+
+class OwnedElsewhere(Unavailable):
+    """Another server process owns the live match (holds its lease); only it may change it."""
+
+    def __init__(self, match_id: str, owner: str) -> None:
+        super().__init__(f"match {match_id!r} is played on another server; try again in a moment", 1.0)
+        self.match_id = match_id
+        self.owner = owner
+
+
+@runtime_checkable
+class Droppable(Protocol):
+    """A socket the cluster layer may close so that its page reconnects (and finds the new owner)."""
+
+    def drop(self, reason: str) -> None: ...
+
+
+class Bus(Protocol):
+    """Channels that carry text between server processes; at most once, in order per sender.
+
+    The bus holds nothing that matters: a message lost while it is down is made good by the pages
+    reconnecting (`on_reconnect`), and everything that must survive is in the database.
+    """
+
+    async def start(self) -> None:
+        """Connect; the bus reconnects by itself after this whenever the connection is lost."""
+        ...
+
+    async def close(self) -> None: ...
+
+    async def subscribe(self, channel: str, handler: Callable[[str], None]) -> None:
+        """Deliver every message of `channel` to `handler` (one handler per channel)."""
+        ...
+
+    async def unsubscribe(self, channel: str) -> None: ...
+
+    def publish_soon(self, channel: str, text: str) -> None:
+        """Queue a message; messages queued by one process leave in the order they were queued."""
+        ...
+
+    async def publish(self, channel: str, text: str) -> int:
+        """Send now (after anything queued); returns how many processes listen to `channel`.
+
+        Raises `BusDown` when the bus cannot be reached.
+        """
+        ...
+
+    async def listeners(self, channels: Iterable[str]) -> dict[str, int]:
+        """How many processes listen to each channel (0: the process behind it is gone)."""
+        ...
+
+    def on_reconnect(self, callback: Callable[[], Awaitable[None]]) -> None:
+        """Call `callback` each time the bus is back after losing its connection."""
+        ...
+
+
+class Table(Protocol):
+    """What a match's sockets talk to: the live match itself, or a relay to the process owning it."""
+
+    id: str
+    status: MatchStatus
+    room_code: str | None
+
+    def seat_of(self, guest_id: str) -> int | None: ...
+
+    def connect(self, seat: int, conn: Connection) -> None: ...
+
+    def disconnect(self, seat: int, conn: Connection) -> None: ...
+
+    def watch(self, conn: Connection) -> None: ...
+
+    def unwatch(self, conn: Connection) -> None: ...
+
+    async def act(self, seat: int, data: Any, version: Any) -> tuple[str, str] | None: ...
+
+    async def abort(self, seat: int) -> tuple[str, str] | None: ...
+
+    async def resign(self, seat: int) -> tuple[str, str] | None: ...
+
+    def react(self, seat: int, emote: Any) -> tuple[str, str] | None: ...
+
+    def back(self, seat: int) -> None: ...
+
+
+class Ownership(Protocol):
+    """The hooks through which `GameService` lets a cluster decide which process runs a match."""
+
+    async def claim(self, match_id: str) -> None:
+        """Before a match is rebuilt: take its lease, or raise `OwnedElsewhere`."""
+        ...
+
+    def fence(self, match_id: str) -> Lease:
+        """The lease an event of this match is written under (`LeaseLost` if none is held)."""
+        ...
+
+    def lost(self, match_id: str) -> None:
+        """A fenced write was refused: the match is no longer this process's."""
+        ...
+
+    def unloaded(self, match_id: str) -> None:
+        """The match was unloaded from memory (its lease may go)."""
+        ...
+
+    async def forward(self, owner: str, match_id: str, op: str, args: dict[str, Any]) -> Any:
+        """Have `owner` run the service call `op` about the match; its answer, or its `ServiceError`."""
+        ...
+
+    def tell(self, match_id: str, op: str, **args: Any) -> None:
+        """Let the owner of the match (if any) know something; no answer is awaited."""
+        ...
+
+    async def open_table(self, match_id: str) -> LiveMatch | Table | None:
+        """The table a socket of the match talks to (None: no such match)."""
+        ...
+
+    async def close(self) -> None: ...

@@ -1,0 +1,380 @@
+"""Three `ginrummy serve` processes on PostgreSQL and Redis behind HAProxy (deploy/haproxy.cfg), a
+scripted client playing a robot match through HAProxy with its socket on a process that does not
+own the match: the owner is killed (-9), the next one paused past its lease and resumed, the next
+one stopped gently (SIGTERM). The client reconnects through HAProxy each time and plays on; the
+event log holds every acknowledged action once, no stale owner writes, and the client's last state
+is the replay's."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+import websockets
+from server_helpers import pick
+
+from ginrummy.rules import Match, Rules, action_from_json
+from ginrummy.storage import make_engine
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def _load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+clusterproc = _load("clusterproc")
+
+
+class Client:
+    """A page's socket through HAProxy: reconnects by itself, keeps every action it sent."""
+
+    def __init__(self, lb: str, cookie: str, match_id: str) -> None:
+        self.lb = lb
+        self.cookie = cookie
+        self.match_id = match_id
+        self.ws: Any = None
+        self.served_by = ""
+        self.state: dict[str, Any] = {}
+        self.sent: list[tuple[int, dict[str, Any]]] = []  # (version it was sent at, action)
+        self.acked: list[tuple[int, dict[str, Any]]] = []  # those answered by a newer state
+        self.reconnects = 0
+        self.seen_seats: set[int] = set()
+
+    async def connect(self, *, avoid: str | None = None) -> None:
+        """Open the socket (again) through HAProxy until it lands on a server other than `avoid`."""
+        deadline = time.monotonic() + 60
+        while True:
+            assert time.monotonic() < deadline, "no server took the socket for a minute"
+            if self.ws is not None:
+                await self.ws.close()
+                self.ws = None
+            try:
+                ws = await websockets.connect(
+                    f"ws://{self.lb}/ws/{self.match_id}",
+                    additional_headers={"Cookie": f"gr_guest={self.cookie}"},
+                    open_timeout=10,
+                    ping_interval=None,
+                    max_size=2**22,
+                )
+            except (OSError, websockets.exceptions.WebSocketException, TimeoutError):
+                await asyncio.sleep(0.2)
+                continue
+            self.ws = ws
+            self.served_by = ws.response.headers.get("X-Served-By", "")
+            if avoid is not None and self.served_by == avoid:
+                continue
+            try:
+                await self._receive_state(timeout=10)
+                return
+            except (websockets.exceptions.ConnectionClosed, TimeoutError):
+                await asyncio.sleep(0.2)
+
+    async def _receive_state(self, timeout: float) -> dict[str, Any]:
+        while True:
+            message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+            if message["type"] == "state":
+                assert message["version"] >= self.state.get("version", 0), "versions never go back"
+                if message["view"] is not None:
+                    self.seen_seats.add(message["view"]["seat"])
+                self.state = message
+                return message
+
+    async def play(self, moves: int, rng: random.Random) -> None:
+        """Make `moves` moves, each acknowledged (after as many reconnects as it takes)."""
+        made = 0
+        while made < moves and self.state["match"]["status"] == "playing":
+            try:
+                while not self.state["view"]["legal"]:
+                    await self._receive_state(timeout=15)
+                version = self.state["version"]
+                action = pick(self.state["view"]["legal"], rng)
+                self.sent.append((version, action))
+                await self.ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+                while self.state["version"] <= version:
+                    await self._receive_state(timeout=15)
+                self.acked.append((version, action))
+                made += 1
+            except (websockets.exceptions.ConnectionClosed, TimeoutError):
+                self.reconnects += 1
+                await self.connect()
+
+    async def play_to_end(self, rng: random.Random, seconds: float) -> None:
+        """Play every move of this seat until the match is over (reconnecting whenever it takes)."""
+        deadline = time.monotonic() + seconds
+        while self.state["match"]["status"] != "over":
+            assert time.monotonic() < deadline, f"match {self.match_id} did not finish"
+            try:
+                view = self.state["view"]
+                if self.state["match"]["status"] != "playing" or not view["legal"]:
+                    await self._receive_state(timeout=20)
+                    continue
+                version = self.state["version"]
+                action = pick(view["legal"], rng)
+                self.sent.append((version, action))
+                await self.ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+                while self.state["version"] <= version:
+                    await self._receive_state(timeout=20)
+                self.acked.append((version, action))
+            except (websockets.exceptions.ConnectionClosed, TimeoutError):
+                self.reconnects += 1
+                await self.connect()
+
+
+def _check_log(url: str, client: Client, seat: int) -> None:
+    """The log holds every acknowledged move of `seat` once, at the version it was sent at, and
+    nothing of that seat it did not send; the client's last state is the replay's."""
+    events = _events(url, client.match_id)
+    assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    epochs = [e.epoch for e in events]
+    assert epochs == sorted(epochs), "an event written under an older lease after a newer one"
+    ours = {version + 1: action for version, action in client.sent}
+    for event in events:
+        if event.seat == seat:
+            assert ours.get(event.seq) == _action(event), (client.match_id, event.seq)
+    by_seq = {e.seq: e for e in events}
+    for version, action in client.acked:
+        assert by_seq[version + 1].seat == seat and _action(by_seq[version + 1]) == action
+    assert client.seen_seats == {seat}  # never another seat's view
+    final = dict(client.state["view"])
+    replay = _replay(url, client.match_id, client.state["version"], seat)
+    final.pop("showdown")
+    replay.pop("showdown")
+    assert final == replay
+
+
+def _events(url: str, match_id: str) -> list[Any]:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return list(
+                conn.execute(
+                    sa.text("SELECT seq, seat, action, epoch FROM events WHERE match_id = :m ORDER BY seq"),
+                    {"m": match_id},
+                )
+            )
+    finally:
+        engine.dispose()
+
+
+def _action(event: Any) -> Any:
+    return json.loads(event.action) if isinstance(event.action, str) else event.action
+
+
+def _owner(url: str, match_id: str) -> tuple[str, int]:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(
+                sa.text("SELECT owner, epoch FROM leases WHERE name = :n"), {"n": f"match:{match_id}"}
+            ).one()
+            return row.owner, row.epoch
+    finally:
+        engine.dispose()
+
+
+async def _owner_changes(url: str, match_id: str, old_epoch: int) -> tuple[str, int]:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        owner, epoch = await asyncio.to_thread(_owner, url, match_id)
+        if epoch > old_epoch and owner is not None:
+            return owner, epoch
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the lease of {match_id} stayed at epoch {old_epoch} for a minute")
+
+
+@pytest.mark.slow  # three server starts and three hand-overs: .ci/run runs it in a section of its own
+@pytest.mark.usefixtures("cluster_programs")
+def test_three_servers_behind_haproxy_survive_kill_pause_and_shutdown_of_the_owner(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    settings = {
+        "GINRUMMY_LEASE_SECONDS": "1.5",
+        "GINRUMMY_HEARTBEAT_SECONDS": "0.5",
+        "GINRUMMY_CALL_TIMEOUT": "2",
+    }
+    settings["GINRUMMY_ROBOT_DELAY"] = "0.2"  # the robot's move is due a moment after each of ours
+    rng = random.Random(16)
+
+    with clusterproc.running_cluster(postgres_url, env=settings, keep=tmp_path / "cluster") as cluster:
+
+        async def body() -> None:
+            import httpx
+
+            async with httpx.AsyncClient(base_url=f"http://{cluster.lb}", timeout=20) as http:
+                response = await http.get("/api/me")
+                cookie = response.cookies["gr_guest"]
+                response = await http.post(
+                    "/api/matches",
+                    json={"level": "novice", "rules": {"preset": "classic", "target": 500}},
+                    headers={"Cookie": f"gr_guest={cookie}"},
+                )
+                assert response.status_code == 200, response.text
+                match_id = response.json()["match_id"]
+            owner, epoch = _owner(postgres_url, match_id)
+            first_owner = cluster.server_named(owner)
+            client = Client(cluster.lb, cookie, match_id)
+            await client.connect(avoid=f"s{first_owner.index}")
+            assert client.served_by != f"s{first_owner.index}"  # relayed through another process
+            await client.play(6, rng)
+
+            # 1. kill -9 the owner mid-match: another process takes the match after the lease runs out.
+            cluster.kill(first_owner)
+            await client.play(4, rng)
+            owner, epoch = await _owner_changes(postgres_url, match_id, epoch)
+            assert owner != first_owner.name
+
+            # 2. pause the owner past its lease just after a move of ours (the robot's is due), resume it.
+            paused = cluster.server_named(owner)
+            await client.connect(avoid=f"s{paused.index}")
+            await client.play(1, rng)
+            cluster.pause(paused)
+            await client.play(3, rng)  # the match moved on while it slept
+            owner, epoch = await _owner_changes(postgres_url, match_id, epoch)
+            cluster.resume(paused)
+            await client.play(3, rng)
+            deadline = time.monotonic() + 30
+            log = cluster.log_of(paused)
+            while "no longer ours" not in log and time.monotonic() < deadline:
+                await asyncio.sleep(0.2)
+                log = cluster.log_of(paused)
+            assert "no longer ours" in log, log[-2000:]  # it let the match go, having written nothing
+
+            # 3. SIGTERM the owner: it hands the match over and exits cleanly.
+            leaving = cluster.server_named(owner)
+            if leaving is paused or leaving.process is None or leaving.process.poll() is not None:
+                pytest.fail(f"unexpected owner {owner}")
+            await client.connect(avoid=f"s{leaving.index}")
+            # (Uvicorn ends by raising the signal it caught again, as a plain `ginrummy serve` does.)
+            assert await asyncio.to_thread(cluster.terminate, leaving) in (0, -15)
+            assert "handed 1 matches over" in cluster.log_of(leaving)
+            await client.play(3, rng)
+            owner, epoch = await _owner_changes(postgres_url, match_id, epoch)
+            assert owner not in (leaving.name, first_owner.name)
+
+            # The log: contiguous, each epoch's events after the previous epoch's (no stale write),
+            # every acknowledged action of ours at the version it was sent at, none applied twice.
+            events = _events(postgres_url, match_id)
+            assert [e.seq for e in events] == list(range(1, len(events) + 1))
+            epochs = [e.epoch for e in events]
+            assert epochs == sorted(epochs) and epochs[-1] >= 4
+            ours = {version + 1: action for version, action in client.sent}
+            for event in events:
+                if event.seat == 0:  # nothing of ours that we did not send, at the version we sent it
+                    assert ours.get(event.seq) == _action(event), event.seq
+            by_seq = {e.seq: e for e in events}
+            for version, action in client.acked:  # nothing acknowledged lost
+                assert by_seq[version + 1].seat == 0 and _action(by_seq[version + 1]) == action
+            # The client ends on the replay's state, and only ever saw its own seat.
+            assert client.seen_seats == {0}
+            final = dict(client.state["view"])
+            replay = _replay(postgres_url, match_id, client.state["version"])
+            if final["phase"] == "over":  # the showdown as sent also reveals the deal's seed
+                final.pop("showdown")
+                replay.pop("showdown")
+            assert final == replay
+            assert client.reconnects >= 3
+            await client.ws.close()
+
+        asyncio.run(body())
+
+
+def _replay(url: str, match_id: str, version: int, seat: int = 0) -> dict[str, Any]:
+    """`seat`'s VIEW after the first `version` events of the stored match, rebuilt from the log."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(
+                sa.text("SELECT rules, seed, deal_bits FROM matches WHERE id = :m"), {"m": match_id}
+            ).one()
+    finally:
+        engine.dispose()
+    rules = json.loads(row.rules) if isinstance(row.rules, str) else row.rules
+    match = Match(Rules.from_json(rules), seed=row.seed, deal_bits=row.deal_bits)
+    for event in _events(url, match_id)[:version]:
+        match.apply(action_from_json(_action(event)), event.seat)
+    return match.view(seat).to_json()
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("cluster_programs")
+def test_many_matches_and_rooms_finish_through_two_kills(postgres_url: str, tmp_path: Path) -> None:
+    """Robot matches and two-person rooms played through HAProxy while one owner, then another, is
+    killed: every match finishes, nothing acknowledged is lost or applied twice, no stale write."""
+    settings = {
+        "GINRUMMY_LEASE_SECONDS": "1.5",
+        "GINRUMMY_HEARTBEAT_SECONDS": "0.5",
+        "GINRUMMY_CALL_TIMEOUT": "3",
+    }
+    rules = {"preset": "classic", "target": 40}
+    robots, rooms = 16, 4
+
+    with clusterproc.running_cluster(postgres_url, env=settings, keep=tmp_path / "cluster") as cluster:
+
+        async def guest(http: Any) -> str:
+            http.cookies.clear()  # a new guest each time: no cookie of the last one
+            return str((await http.get("/api/me")).cookies["gr_guest"])
+
+        async def post(http: Any, path: str, cookie: str, body: Any = None) -> Any:
+            http.cookies.clear()
+            response = await http.post(path, json=body, headers={"Cookie": f"gr_guest={cookie}"})
+            assert response.status_code == 200, response.text
+            return response.json()
+
+        async def body() -> None:
+            import httpx
+
+            clients: list[tuple[Client, int]] = []
+            async with httpx.AsyncClient(base_url=f"http://{cluster.lb}", timeout=30) as http:
+                for _ in range(robots):
+                    cookie = await guest(http)
+                    made = await post(http, "/api/matches", cookie, {"level": "novice", "rules": rules})
+                    clients.append((Client(cluster.lb, cookie, made["match_id"]), 0))
+                for _ in range(rooms):
+                    host, friend = await guest(http), await guest(http)
+                    room = await post(http, "/api/rooms", host, {"rules": rules, "turn_seconds": 0})
+                    # The join may reach any process: the room's owner seats the friend.
+                    joined = await post(http, f"/api/rooms/{room['code']}/join", friend)
+                    assert joined["match_id"] == room["match_id"]
+                    clients.append((Client(cluster.lb, host, room["match_id"]), 0))
+                    clients.append((Client(cluster.lb, friend, room["match_id"]), 1))
+            await asyncio.gather(*(client.connect() for client, _ in clients))
+            rngs = [random.Random(i) for i in range(len(clients))]
+            players = asyncio.gather(
+                *(c.play_to_end(r, 300) for (c, _), r in zip(clients, rngs, strict=True))
+            )
+
+            async def kills() -> list[str]:
+                killed = []
+                for _ in range(2):
+                    await asyncio.sleep(4)
+                    owners = [await asyncio.to_thread(_owner, postgres_url, c.match_id) for c, _ in clients]
+                    names = [o for o, _ in owners if o is not None and o not in killed]
+                    victim = max(set(names), key=names.count)  # the process owning the most matches
+                    await asyncio.to_thread(cluster.kill, cluster.server_named(victim))
+                    killed.append(victim)
+                return killed
+
+            killed, _ = await asyncio.gather(kills(), players)
+            assert len(killed) == 2
+            for client, seat in clients:
+                assert client.state["match"]["status"] == "over"
+                _check_log(postgres_url, client, seat)
+                await client.ws.close()
+            assert sum(c.reconnects for c, _ in clients) > 0
+
+        asyncio.run(body())
