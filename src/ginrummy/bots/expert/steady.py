@@ -15,6 +15,7 @@ from ...rules import Knock, View
 from ...rules.cards import CARD_POINTS, CARDS
 from ..knowledge import Knowledge, layoff_exposure
 from ..levels import AdvancedPlayer, Decision
+from ..reasons import Reason
 
 __all__ = ["SteadyPlayer"]
 
@@ -40,16 +41,13 @@ class SteadyPlayer(AdvancedPlayer):
     ) -> Decision | None:
         if 0 in knocks.values():
             gin = max((c for c, d in knocks.items() if d == 0), key=lambda c: CARD_POINTS[c])
-            return Decision(Knock(CARDS[gin]), "")
+            return Decision(Knock(CARDS[gin]))
         hand = view.hand.mask
         card = self.knock_card(hand, knocks, probs)
         dw = knocks[card]
         turn = k.my_draws
         if self.early_turns is None or turn <= self.early_turns:
-            return Decision(Knock(CARDS[card]), "early in the hand a knock rarely gets undercut")
+            return Decision(Knock(CARDS[card]), Reason.of("early_knock"))
         if turn <= self.cash_in_turns and dw >= self.cash_in_deadwood:
-            return Decision(
-                Knock(CARDS[card]),
-                f"{dw} deadwood is too much to undercut a knock, so take the points now",
-            )
+            return Decision(Knock(CARDS[card]), Reason.of("cash_in", deadwood=dw))
         return None
