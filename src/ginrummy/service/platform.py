@@ -25,6 +25,7 @@ from ..rules import (
     seed_commitment,
 )
 from .accounts import AccountService, name_key
+from .analysis import Analyses
 from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull
 from .identity import new_guest_id, new_secret, sign_guest, verify_guest
 from .leaderboards import Leaderboards, bucket_keys, utc_day
@@ -156,6 +157,7 @@ class GameService:
         self.boards = Leaderboards(store, clock)
         self.pool = PairingPool(self._start_pool_match, clock)
         self.tournaments = Tournaments(self)
+        self.analyses = Analyses(self)
         self._pairer: asyncio.Task[None] | None = None
         self._secret = secret
         self.live: dict[str, LiveMatch] = {}
@@ -186,6 +188,7 @@ class GameService:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
         self._pairer = asyncio.get_running_loop().create_task(self._pair_forever())
         await self.tournaments.start()
+        await self.analyses.start()
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -210,6 +213,7 @@ class GameService:
                 log.exception("a pairing wave failed")
 
     async def close(self) -> None:
+        await self.analyses.close()
         await self.tournaments.close()
         for task in (self._sweeper, self._pairer):
             if task is not None:
@@ -513,8 +517,13 @@ class GameService:
         finally:
             del self._loading[match_id]
 
+    @staticmethod
+    def fresh_match(row: MatchRow) -> Match:
+        """The match of `row` at its start: its rules and deals, no action played."""
+        return Match(Rules.from_json(row.rules), seed=row.seed, deal_bits=row.deal_bits)
+
     async def _rebuild(self, row: MatchRow) -> tuple[Match, int]:
-        match = Match(Rules.from_json(row.rules), seed=row.seed, deal_bits=row.deal_bits)
+        match = self.fresh_match(row)
         events = await self.store.events(row.id)
         for expected, event in enumerate(events, start=1):
             if event.seq != expected:

@@ -45,9 +45,16 @@ class SteadyPlayer(AdvancedPlayer):
         hand = view.hand.mask
         card = self.knock_card(hand, knocks, probs)
         dw = knocks[card]
-        turn = k.my_draws
-        if self.early_turns is None or turn <= self.early_turns:
+        if not self.knocks(dw, k.my_draws):
+            return None
+        if self.early_turns is None or k.my_draws <= self.early_turns:
             return Decision(Knock(CARDS[card]), Reason.of("early_knock"))
-        if turn <= self.cash_in_turns and dw >= self.cash_in_deadwood:
-            return Decision(Knock(CARDS[card]), Reason.of("cash_in", deadwood=dw))
-        return None
+        return Decision(Knock(CARDS[card]), Reason.of("cash_in", deadwood=dw))
+
+    @classmethod
+    def knocks(cls, deadwood: int, draws: int) -> bool:
+        """Whether the steady game knocks (short of Gin) with `deadwood` after its `draws`-th draw
+        of the hand (a `rollout.KnockRule`)."""
+        if cls.early_turns is None or draws <= cls.early_turns:
+            return True
+        return draws <= cls.cash_in_turns and deadwood >= cls.cash_in_deadwood

@@ -1,4 +1,6 @@
-// Replay of a finished match: every hand move by move, all cards face up or from one seat, with showdowns.
+// Replay of a finished match: every hand move by move, all cards face up or from one seat, with showdowns,
+// and the computer analysis of each person's decisions beside their moves (analysis.js).
+import { Analysis } from "./analysis.js";
 import { api, describeError } from "./api.js";
 import { cardBack, cardElement, cardText } from "./cards.js";
 import { formatNumber, t, tn } from "./i18n.js";
@@ -9,6 +11,7 @@ import { h, startPage } from "./ui.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const state = { data: null, hands: [], hand: 0, frame: 0, perspective: "all", bottom: 0, timer: null };
+const analysis = new Analysis(matchId, { names: () => names(), go: (hand, frame) => go(hand, frame), changed: () => render() });
 
 /** Every position of one hand: the deal, then the table after each step, then the showdown. */
 function framesOf(hand) {
@@ -178,6 +181,7 @@ function render() {
   );
   board.dataset.frame = frame.showdown ? "showdown" : frame.step ? "step" : "deal";
   document.getElementById("replay-step").textContent = stepText;
+  analysis.renderNote(state.hand + 1, frame.showdown ? null : frame.step ? state.frame - 1 : null, upcardBefore(frames, state.frame));
   document.getElementById("replay-position").textContent = t("replay.position", {
     hand: state.hand + 1,
     hands: state.hands.length,
@@ -199,9 +203,12 @@ function render() {
 }
 
 let sideHand = -1;
+let sideVersion = -1;
 function renderSide() {
-  if (sideHand === state.hand && document.getElementById("replay-side").childElementCount) return;
+  const side = document.getElementById("replay-side");
+  if (sideHand === state.hand && sideVersion === analysis.version && side.childElementCount) return;
   sideHand = state.hand;
+  sideVersion = analysis.version;
   const hand = state.hands[state.hand];
   const n = names();
   const verify = verifyBlock({
@@ -229,7 +236,19 @@ function renderSide() {
       ),
     ),
   );
-  document.getElementById("replay-side").replaceChildren(h("h2", {}, t("replay.hand_title", { n: state.hand + 1 })), verify || "", h("h2", {}, t("replay.hands")), list);
+  document.getElementById("replay-side").replaceChildren(
+    h("h2", {}, t("replay.hand_title", { n: state.hand + 1 })),
+    analysis.handList(state.hand + 1),
+    verify || "",
+    h("h2", {}, t("replay.hands")),
+    list,
+  );
+}
+
+/** The upcard before the move of frame `index` (the card a "take" took). */
+function upcardBefore(frames, index) {
+  const before = frames[Math.max(0, index - 1)];
+  return before && before.pile.length ? before.pile[before.pile.length - 1] : null;
 }
 
 function go(hand, frame) {
@@ -325,6 +344,7 @@ function controls() {
     ),
     h("div", { class: "selects" }, handSelect, perspective),
     h("p", { class: "step-text", id: "replay-step", "aria-live": "polite" }),
+    h("div", { class: "analysis-note", id: "analysis-note", hidden: true }),
     h("p", { class: "position", id: "replay-position" }),
     h("p", { class: "keys-help" }, t("replay.keys_help")),
   );
@@ -385,6 +405,7 @@ try {
   if (m) go(Number(m[1]) - 1, Number(m[2]));
   else go(0, 0);
   document.addEventListener("keydown", onKey);
+  analysis.start();
 } catch (error) {
   const known = { not_finished: "replay.not_finished", not_found: "replay.not_found" };
   const text = known[error.code]

@@ -1,0 +1,154 @@
+"""Replay analysis: seconds to analyse a match, and the knock estimate against what really happens.
+
+Run: python benchmarks/bench_review.py [--matches 6] [--player casual] [--opponent expert] [--fork 0]
+
+Prints, for `--matches` whole matches (classic rules, to 100) of `--player` (seat 0, the seat
+analysed, as a person's) against `--opponent`:
+- the decisions analysed per match and the CPU seconds the analysis took per match (median,
+  max), with the marks it gave;
+- with `--fork N` (N matches), at every chance seat 0 had to knock (not Gin): the expert's
+  estimate of knocking minus playing on (`appraise`'s points), against the truth of the same
+  match forked at that moment, once knocked and once played on by the same players to the end
+  of the hand. The means should agree; each true difference is one deal, so single positions
+  scatter widely.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections import Counter
+
+from ginrummy.bots import make_player
+from ginrummy.bots.expert.appraise import _points
+from ginrummy.bots.expert.player import ExpertPlayer
+from ginrummy.bots.review import MARKS, positions, review
+from ginrummy.rules import Action, Discard, Knock, Match, loads, new_match
+from ginrummy.rules.cards import CARDS
+from ginrummy.rules.masks import least_deadwood
+
+
+def play(player: str, opponent: str, seed: int) -> tuple[Match, list[tuple[int, Action]]]:
+    """A whole match and its actions in order."""
+    match = new_match("classic", seed=seed)
+    players = [make_player(player, seed=seed), make_player(opponent, seed=seed + 1000)]
+    actions: list[tuple[int, Action]] = []
+    while not match.is_over:
+        seat = match.to_act
+        assert seat is not None
+        action = players[seat].act(match.view(seat))
+        actions.append((seat, action))
+        if match.apply(action, seat) is not None:
+            number = len(match.hands) if match.is_over else len(match.hands) - 1
+            for s, p in enumerate(players):
+                p.observe(match.hand_view(s, number))
+    return match, actions
+
+
+def analysis_speed(player: str, opponent: str, matches: int) -> dict[str, object]:
+    seconds: list[float] = []
+    counts: list[int] = []
+    marks: Counter[str] = Counter()
+    for seed in range(matches):
+        _, actions = play(player, opponent, seed)
+        start = time.process_time()
+        reviews = [review(p) for p in positions(new_match("classic", seed=seed), actions, [0])]
+        seconds.append(time.process_time() - start)
+        counts.append(len(reviews))
+        marks.update(r.mark for r in reviews if r.mark)
+    return {
+        "decisions": statistics.median(counts),
+        "median": statistics.median(seconds),
+        "max": max(seconds),
+        "marks": {m: marks[m] / matches for m in MARKS},
+    }
+
+
+def _hand_points(match: Match, index: int) -> int:
+    result = match.hands[index].result
+    assert result is not None
+    return 0 if result.scorer is None else (result.points if result.scorer == 0 else -result.points)
+
+
+def knock_calibration(player: str, opponent: str, matches: int) -> list[tuple[float, int, int]]:
+    """(estimated knock minus play on, true knock minus play on, draws so far) at each knock chance."""
+    rows: list[tuple[float, int, int]] = []
+    for seed in range(matches):
+        match = new_match("classic", seed=seed)
+        players = [make_player(player, seed=seed), make_player(opponent, seed=seed + 1000)]
+        while not match.is_over:
+            seat = match.to_act
+            assert seat is not None
+            view = match.view(seat)
+            knocks = [a for a in view.legal if isinstance(a, Knock)]
+            if seat == 0 and knocks:
+                left = {a: least_deadwood(view.hand.mask & ~(1 << a.card.index)) for a in knocks}
+                if min(left.values()) > 0:
+                    knock = min(knocks, key=left.__getitem__)
+                    expert = ExpertPlayer(seed=0)
+                    turn = expert.read(view)
+                    best = expert._score_discards(view.hand.mask, turn.k.taken, turn, 11)[0][1]
+                    play_on = Discard(CARDS[best])
+                    estimate = _points(view, turn, (knock, play_on), random.Random(seed), 160)
+                    index = len(match.hands) - 1
+                    text = match.record().dumps()
+                    knocked = Match.from_record(loads(text))
+                    knocked.apply(knock)
+                    played = Match.from_record(loads(text))
+                    played.apply(play_on)
+                    fork = [make_player(player, seed=seed + 7), make_player(opponent, seed=seed + 1007)]
+                    while len(played.hands) - 1 == index and played.hands[index].result is None:
+                        mover = played.to_act
+                        assert mover is not None
+                        played.apply(fork[mover].act(played.view(mover)))
+                    rows.append(
+                        (
+                            estimate[knock] - estimate[play_on],
+                            _hand_points(knocked, index) - _hand_points(played, index),
+                            turn.k.my_draws,
+                        )
+                    )
+            action = players[seat].act(view)
+            if match.apply(action, seat) is not None:
+                number = len(match.hands) if match.is_over else len(match.hands) - 1
+                for s, p in enumerate(players):
+                    p.observe(match.hand_view(s, number))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=6)
+    parser.add_argument("--player", default="casual")
+    parser.add_argument("--opponent", default="expert")
+    parser.add_argument("--fork", type=int, default=0, metavar="N")
+    args = parser.parse_args(argv)
+    speed = analysis_speed(args.player, args.opponent, args.matches)
+    marks = ", ".join(f"{n:.1f} {m}" for m, n in speed["marks"].items())  # type: ignore[attr-defined]
+    print(
+        f"{args.player} against {args.opponent}, {args.matches} matches: {speed['decisions']} decisions "
+        f"analysed per match in {speed['median']:.2f} s of CPU (median; max {speed['max']:.2f} s); "
+        f"marks per match: {marks}"
+    )
+    if args.fork:
+        rows = knock_calibration(args.player, args.opponent, args.fork)
+        print(f"knock chances of {args.player} against {args.opponent} ({args.fork} matches): {len(rows)}")
+        for label, low, high in (
+            ("all", 0, 99),
+            ("draws 1-4", 0, 4),
+            ("draws 5-6", 5, 6),
+            ("draws 7+", 7, 99),
+        ):
+            part = [r for r in rows if low <= r[2] <= high]
+            if part:
+                print(
+                    f"  {label}: n={len(part)}  knock minus play on, estimated {statistics.mean(r[0] for r in part):+.1f}"
+                    f"  true {statistics.mean(r[1] for r in part):+.1f}"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
