@@ -1,8 +1,9 @@
 """Replay analysis: seconds to analyse a match, and the knock estimate against what really happens.
 
 Run: python benchmarks/bench_review.py [--matches 6] [--player casual] [--opponent expert] [--fork 0]
+                                       [--target 100]
 
-Prints, for `--matches` whole matches (classic rules, to 100) of `--player` (seat 0, the seat
+Prints, for `--matches` whole matches (classic rules, to `--target`) of `--player` (seat 0, the seat
 analysed, as a person's) against `--opponent`:
 - the decisions analysed per match and the CPU seconds the analysis took per match (median,
   max), with the marks it gave;
@@ -25,14 +26,14 @@ from ginrummy.bots import make_player
 from ginrummy.bots.expert.appraise import _points
 from ginrummy.bots.expert.player import ExpertPlayer
 from ginrummy.bots.review import MARKS, positions, review
-from ginrummy.rules import Action, Discard, Knock, Match, loads, new_match
+from ginrummy.rules import Action, Discard, Knock, Match, Rules, loads, new_match
 from ginrummy.rules.cards import CARDS
 from ginrummy.rules.masks import least_deadwood
 
 
-def play(player: str, opponent: str, seed: int) -> tuple[Match, list[tuple[int, Action]]]:
+def play(player: str, opponent: str, seed: int, rules: Rules) -> tuple[Match, list[tuple[int, Action]]]:
     """A whole match and its actions in order."""
-    match = new_match("classic", seed=seed)
+    match = new_match(rules, seed=seed)
     players = [make_player(player, seed=seed), make_player(opponent, seed=seed + 1000)]
     actions: list[tuple[int, Action]] = []
     while not match.is_over:
@@ -47,14 +48,14 @@ def play(player: str, opponent: str, seed: int) -> tuple[Match, list[tuple[int, 
     return match, actions
 
 
-def analysis_speed(player: str, opponent: str, matches: int) -> dict[str, object]:
+def analysis_speed(player: str, opponent: str, matches: int, rules: Rules) -> dict[str, object]:
     seconds: list[float] = []
     counts: list[int] = []
     marks: Counter[str] = Counter()
     for seed in range(matches):
-        _, actions = play(player, opponent, seed)
+        _, actions = play(player, opponent, seed, rules)
         start = time.process_time()
-        reviews = [review(p) for p in positions(new_match("classic", seed=seed), actions, [0])]
+        reviews = [review(p) for p in positions(new_match(rules, seed=seed), actions, [0])]
         seconds.append(time.process_time() - start)
         counts.append(len(reviews))
         marks.update(r.mark for r in reviews if r.mark)
@@ -72,11 +73,11 @@ def _hand_points(match: Match, index: int) -> int:
     return 0 if result.scorer is None else (result.points if result.scorer == 0 else -result.points)
 
 
-def knock_calibration(player: str, opponent: str, matches: int) -> list[tuple[float, int, int]]:
+def knock_calibration(player: str, opponent: str, matches: int, rules: Rules) -> list[tuple[float, int, int]]:
     """(estimated knock minus play on, true knock minus play on, draws so far) at each knock chance."""
     rows: list[tuple[float, int, int]] = []
     for seed in range(matches):
-        match = new_match("classic", seed=seed)
+        match = new_match(rules, seed=seed)
         players = [make_player(player, seed=seed), make_player(opponent, seed=seed + 1000)]
         while not match.is_over:
             seat = match.to_act
@@ -124,8 +125,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--player", default="casual")
     parser.add_argument("--opponent", default="expert")
     parser.add_argument("--fork", type=int, default=0, metavar="N")
+    parser.add_argument("--target", type=int, default=100)
     args = parser.parse_args(argv)
-    speed = analysis_speed(args.player, args.opponent, args.matches)
+    rules = Rules.preset("classic").replace(target=args.target)
+    speed = analysis_speed(args.player, args.opponent, args.matches, rules)
     marks = ", ".join(f"{n:.1f} {m}" for m, n in speed["marks"].items())  # type: ignore[attr-defined]
     print(
         f"{args.player} against {args.opponent}, {args.matches} matches: {speed['decisions']} decisions "
@@ -133,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         f"marks per match: {marks}"
     )
     if args.fork:
-        rows = knock_calibration(args.player, args.opponent, args.fork)
+        rows = knock_calibration(args.player, args.opponent, args.fork, rules)
         print(f"knock chances of {args.player} against {args.opponent} ({args.fork} matches): {len(rows)}")
         for label, low, high in (
             ("all", 0, 99),

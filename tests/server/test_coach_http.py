@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 from typing import Any
 
-from server_helpers import new_guest, pick, run
+from server_helpers import live_server, new_guest, pick, run, test_settings
 
 from ginrummy.rules import Rules
 
@@ -15,6 +16,15 @@ SHORT = Rules.preset("classic").replace(target=25).to_json()
 
 
 def test_a_hint_over_the_socket_then_the_analysis_of_the_finished_match(host: str) -> None:
+    coach_over_the_wire(host)
+
+
+def test_the_same_on_postgresql(postgres_url: str, tmp_path: Path) -> None:
+    with live_server(test_settings(tmp_path, database_url=postgres_url)) as host:
+        coach_over_the_wire(host)
+
+
+def coach_over_the_wire(host: str) -> None:
     async def body() -> None:
         guest = await new_guest(host)
         match_id = await guest.robot_match("casual", SHORT)

@@ -24,6 +24,9 @@ export class Analysis {
     this.byStep = new Map(); // "hand:step" -> decision
     this.version = 0; // grows when the analysis result arrives (the side panel redraws then)
     this.timer = null;
+    // Elements of their own, which the page places (and moves) where it wants them.
+    this.panel = h("section", { class: "analysis", id: "analysis", "aria-live": "polite" });
+    this.note = h("div", { class: "analysis-note", id: "analysis-note", hidden: true });
   }
 
   get path() {
@@ -60,8 +63,7 @@ export class Analysis {
 
   /** The panel under the controls: the button, the progress, or the summary per person. */
   renderPanel(problem) {
-    const el = document.getElementById("analysis");
-    if (!el) return;
+    const el = this.panel;
     const s = this.status;
     const title = h("h2", {}, t("analysis.title"));
     if (problem || !s) {
@@ -135,8 +137,7 @@ export class Analysis {
 
   /** The note beside the move of `step` (0-based) of `hand`; `upcard` is the card a take took. */
   renderNote(hand, step, upcard) {
-    const el = document.getElementById("analysis-note");
-    if (!el) return;
+    const el = this.note;
     const d = step === null ? null : this.byStep.get(`${hand}:${step}`);
     el.hidden = !d;
     if (!d) {
@@ -150,8 +151,8 @@ export class Analysis {
     if (d.mark) parts.push(h("span", { class: "mark", id: "analysis-mark" }, `${SYMBOLS[d.mark]} ${t(`analysis.mark.${d.mark}`)}`));
     if (same) parts.push(h("span", {}, t("analysis.same")));
     else {
-      parts.push(h("span", { class: "choice" }, t("analysis.expert", { move: moveText(d.choice, upcard) })));
-      parts.push(h("span", { class: "cost", id: "analysis-cost" }, this.costText(d)));
+      parts.push(h("span", { class: "analysis-choice" }, t("analysis.expert", { move: moveText(d.choice, upcard) })));
+      parts.push(h("span", { class: "analysis-cost", id: "analysis-cost" }, this.costText(d)));
     }
     el.replaceChildren(
       h("p", {}, ...parts.flatMap((p, i) => (i ? [" · ", p] : [p]))),

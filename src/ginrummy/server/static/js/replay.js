@@ -181,7 +181,6 @@ function render() {
   );
   board.dataset.frame = frame.showdown ? "showdown" : frame.step ? "step" : "deal";
   document.getElementById("replay-step").textContent = stepText;
-  analysis.renderNote(state.hand + 1, frame.showdown ? null : frame.step ? state.frame - 1 : null, upcardBefore(frames, state.frame));
   document.getElementById("replay-position").textContent = t("replay.position", {
     hand: state.hand + 1,
     hands: state.hands.length,
@@ -199,6 +198,7 @@ function render() {
     document.getElementById(id).disabled = disabled;
   }
   renderSide();
+  analysis.renderNote(state.hand + 1, frame.showdown ? null : frame.step ? state.frame - 1 : null, upcardBefore(frames, state.frame));
   history.replaceState(null, "", `#h${state.hand + 1}s${state.frame}`);
 }
 
@@ -236,8 +236,11 @@ function renderSide() {
       ),
     ),
   );
-  document.getElementById("replay-side").replaceChildren(
+  // The analysis panel and the note on the move shown are the analysis's own elements, moved here.
+  side.replaceChildren(
+    analysis.panel,
     h("h2", {}, t("replay.hand_title", { n: state.hand + 1 })),
+    analysis.note,
     analysis.handList(state.hand + 1),
     verify || "",
     h("h2", {}, t("replay.hands")),
@@ -344,7 +347,6 @@ function controls() {
     ),
     h("div", { class: "selects" }, handSelect, perspective),
     h("p", { class: "step-text", id: "replay-step", "aria-live": "polite" }),
-    h("div", { class: "analysis-note", id: "analysis-note", hidden: true }),
     h("p", { class: "position", id: "replay-position" }),
     h("p", { class: "keys-help" }, t("replay.keys_help")),
   );
@@ -401,9 +403,14 @@ try {
   );
   if (!state.hands.length) throw new Error("empty");
   controls();
-  const m = /^#h(\d+)s(\d+)$/.exec(location.hash);
-  if (m) go(Number(m[1]) - 1, Number(m[2]));
-  else go(0, 0);
+  const fromHash = () => {
+    const m = /^#h(\d+)s(\d+)$/.exec(location.hash);
+    if (m) go(Number(m[1]) - 1, Number(m[2]));
+    return Boolean(m);
+  };
+  if (!fromHash()) go(0, 0);
+  // A link to a position (#h2s14) opened on this page goes there.
+  window.addEventListener("hashchange", fromHash);
   document.addEventListener("keydown", onKey);
   analysis.start();
 } catch (error) {
