@@ -18,8 +18,7 @@ own measures, in one of two units:
   values are better.
 
 `cost` is how much worse `action` is than the expert's choice in that unit (0 when it is the
-choice, or when the measure finds it no worse). It is None only when there is nothing to weigh
-(Big Gin against a knock in a rules variant without it cannot happen; a hand all melded).
+choice, or when the measure finds it no worse; None when the measure has nothing to weigh).
 """
 
 from __future__ import annotations

@@ -85,8 +85,8 @@ export class Analysis {
     }
     if (s.status === "queued" || s.status === "running") {
       const { done, total } = s.progress || { done: 0, total: 0 };
-      const text =
-        s.status === "queued" ? tn("analysis.ahead", s.ahead || 0) : t("analysis.running", { done, total: total || "…" });
+      let text = t("analysis.running", { done, total: total || "…" });
+      if (s.status === "queued") text = s.ahead ? tn("analysis.ahead", s.ahead) : t("analysis.starting");
       el.replaceChildren(
         title,
         h("progress", {
