@@ -8,27 +8,26 @@ analysed, as a person's) against `--opponent`:
 - the decisions analysed per match and the CPU seconds the analysis took per match (median,
   max), with the marks it gave;
 - with `--fork N` (N matches), at every chance seat 0 had to knock (not Gin): the expert's
-  estimate of knocking minus playing on (`appraise`'s points), against the truth of the same
-  match forked at that moment, once knocked and once played on by the same players to the end
-  of the hand. The means should agree; each true difference is one deal, so single positions
+  estimate of knocking (with the card leaving least deadwood) minus playing on (throwing the
+  highest card of those leaving least deadwood), `appraise`'s points, against the truth of the
+  same match forked at that moment, once knocked and once played on by the same players to the
+  end of the hand. The means should agree; each true difference is one deal, so single positions
   scatter widely.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import time
 from collections import Counter
 
 from ginrummy.bots import make_player
-from ginrummy.bots.expert.appraise import _points
-from ginrummy.bots.expert.player import ExpertPlayer
+from ginrummy.bots.expert.appraise import expected_points
 from ginrummy.bots.review import MARKS, positions, review
 from ginrummy.rules import Action, Discard, Knock, Match, Rules, loads, new_match
 from ginrummy.rules.cards import CARDS
-from ginrummy.rules.masks import least_deadwood
+from ginrummy.rules.masks import best_discards, bits, least_deadwood
 
 
 def play(player: str, opponent: str, seed: int, rules: Rules) -> tuple[Match, list[tuple[int, Action]]]:
@@ -88,11 +87,10 @@ def knock_calibration(player: str, opponent: str, matches: int, rules: Rules) ->
                 left = {a: least_deadwood(view.hand.mask & ~(1 << a.card.index)) for a in knocks}
                 if min(left.values()) > 0:
                     knock = min(knocks, key=left.__getitem__)
-                    expert = ExpertPlayer(seed=0)
-                    turn = expert.read(view)
-                    best = expert._score_discards(view.hand.mask, turn.k.taken, turn, 11)[0][1]
-                    play_on = Discard(CARDS[best])
-                    estimate = _points(view, turn, (knock, play_on), random.Random(seed), 160)
+                    taken = view.history[-1].card if view.history[-1].source == "discard" else None
+                    _, ties = best_discards(view.hand.mask, taken.index if taken is not None else -1)
+                    play_on = Discard(CARDS[max(bits(ties), key=lambda c: (c % 13, c))])
+                    estimate = expected_points(view, (knock, play_on), seed=seed)
                     index = len(match.hands) - 1
                     text = match.record().dumps()
                     knocked = Match.from_record(loads(text))
@@ -108,7 +106,7 @@ def knock_calibration(player: str, opponent: str, matches: int, rules: Rules) ->
                         (
                             estimate[knock] - estimate[play_on],
                             _hand_points(knocked, index) - _hand_points(played, index),
-                            turn.k.my_draws,
+                            sum(1 for step in view.history if step.seat == 0 and step.kind == "draw"),
                         )
                     )
             action = players[seat].act(view)

@@ -36,7 +36,7 @@ from .player import FULL_SEARCH, ExpertPlayer, Turn
 from .rollout import rollout
 from .steady import SteadyPlayer
 
-__all__ = ["Appraisal", "KNOCK_SAMPLES", "Unit", "appraise"]
+__all__ = ["Appraisal", "KNOCK_SAMPLES", "Unit", "appraise", "expected_points"]
 
 Unit = Literal["deadwood", "points"]
 #: Opponent hands (each with its own stock order) a knock is weighed over: the standard error
@@ -144,6 +144,17 @@ def _values(expert: ExpertPlayer, view: View, turn: Turn) -> dict[str, float]:
     return {
         f"throw {CARDS[card]}": value for value, card, _ in expert._score_discards(hand, k.taken, turn, 11)
     }
+
+
+def expected_points(
+    view: View, actions: tuple[Action, ...], *, seed: int = 0, samples: int = KNOCK_SAMPLES
+) -> dict[Action, float]:
+    """The points each of `actions` (knocks, Big Gin, discards of a discard phase) is expected to
+    bring the seat of `view`, as `appraise` weighs a knock (see the module's docstring)."""
+    legal = set(view.legal)
+    if view.phase != "discard" or any(a not in legal for a in actions):
+        raise ValueError("expected_points weighs legal moves of a discard phase")
+    return _points(view, ExpertPlayer(seed=seed).read(view), actions, random.Random(seed), samples)
 
 
 def _points(

@@ -65,6 +65,8 @@ export class Analysis {
   renderPanel(problem) {
     const el = this.panel;
     const s = this.status;
+    // Screen readers hear when the analysis starts, ends or fails, not every tick of its progress.
+    el.setAttribute("aria-live", s && s.status === "running" ? "off" : "polite");
     const title = h("h2", {}, t("analysis.title"));
     if (problem || !s) {
       el.replaceChildren(title, h("p", { class: "analysis-error", id: "analysis-error" }, problem || ""));
