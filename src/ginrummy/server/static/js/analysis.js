@@ -9,7 +9,7 @@ import { h } from "./ui.js";
 const POLL_MS = 1000;
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
-/** A value in its unit, one decimal; points carry their sign (a negative value is the opponent's). */
+/** A value in its unit, one decimal; points values carry their sign (a negative one is the opponent's). */
 function amount(value, unit) {
   const text = formatNumber(Math.round(value * 10) / 10);
   return unit === "points" && value > 0 ? `+${text}` : text;
@@ -124,7 +124,7 @@ export class Analysis {
           { class: "analysis-average" },
           t("analysis.average", {
             deadwood: amount(sum.average.deadwood.cost, "deadwood"),
-            points: amount(sum.average.points.cost, "deadwood"),
+            points: amount(sum.average.points.cost, "cost"),
           }),
         ),
       );
