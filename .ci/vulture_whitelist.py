@@ -22,6 +22,8 @@ post_rooms
 get_room
 get_replay
 post_rematch
+post_analysis
+get_analysis
 login  # src/ginrummy/server/compete.py: FastAPI routes
 logout
 logout_everywhere

@@ -143,3 +143,11 @@ def test_leaderboard_benchmark_fills_a_database_and_times_every_board(
     assert "sqlite: 400 finished matches, 30 players, 3 days" in out
     for board in ("today", "30 days", "top ratings"):
         assert f"{board}: median" in out
+
+
+def test_review_bench_analyses_and_forks_a_short_match(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load("bench_review")
+    assert bench.main(["--matches", "1", "--fork", "1", "--target", "15", "--player", "casual"]) == 0
+    out = capsys.readouterr().out
+    assert "decisions analysed per match in" in out and "marks per match:" in out
+    assert "knock chances of casual against expert (1 matches):" in out

@@ -425,6 +425,12 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
     def on_discard(player: TablePlayer) -> None:
         if "table" in taken:
             return
+        # A casual match gives hints: H asks for the expert's move, which is marked with its reason.
+        expect(page.locator("#hint-button")).to_be_enabled(timeout=WAIT)
+        page.keyboard.press("h")
+        page.wait_for_selector("#hand .card.hinted, #knock-button.hinted, #big-gin-button.hinted")
+        expect(page.locator("#last-move.hint")).to_contain_text("Hint: ", timeout=WAIT)
+        taken["hint"] = shot(page, artifacts_dir, "table-hint.png")
         card = player.pick_discard()
         page.click(f'#hand [data-card="{card}"]')
         expect(page.locator(f'#hand [data-card="{card}"]')).to_have_attribute(
@@ -490,7 +496,7 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
     assert len(hands) == record["result"]["hands_played"] >= 1
     assert player.showdowns == len(shown_showdowns(page)) == len(hands)
     assert player.moves == player.checked_deadwood == my_steps >= 1
-    assert "table" in taken and "showdown" in taken
+    assert "table" in taken and "showdown" in taken and "hint" in taken
     page.wait_for_selector("#end #rematch")
     mine = int(page.inner_text("#final-mine"))
     theirs = int(page.inner_text("#final-theirs"))
@@ -529,6 +535,34 @@ def test_guest_plays_a_whole_match_against_a_robot_then_replays_it(
     )
     page.select_option("#perspective", "all")
     shot(page, artifacts_dir, "replay.png")
+
+    # The computer analysis: asked for once, its progress shown, then each of the person's
+    # decisions beside its move, marked with the numbers behind the mark.
+    page.click("#analyse")
+    page.wait_for_selector("#analysis-progress, #analysis-summary")
+    page.wait_for_selector("#analysis-summary li[data-seat='0']")
+    analysis = page.evaluate(FETCH_JSON, f"/api/matches/{match_id}/analysis")["analysis"]
+    assert analysis["decisions"] and {d["seat"] for d in analysis["decisions"]} == {0}
+    marked = [d for d in analysis["decisions"] if d["mark"]]
+    decision = marked[0] if marked else analysis["decisions"][0]
+    page.select_option("#hand-select", str(decision["hand"] - 1))
+    if marked:  # the hand's marked moves are listed beside it: the first one is this decision
+        page.locator("#analysis-list li button").first.click()
+    else:
+        for _ in range(decision["step"] + 1):
+            page.click("#next-step")
+    expect(page.locator("#replay-position")).to_contain_text(f"move {decision['step'] + 1} of", timeout=WAIT)
+    note = page.locator("#analysis-note")
+    expect(note).to_be_visible(timeout=WAIT)
+    if marked:
+        expect(note).to_have_attribute("data-mark", decision["mark"], timeout=WAIT)
+        expect(page.locator("#analysis-mark")).to_contain_text(decision["mark"].capitalize(), timeout=WAIT)
+        cost = page.inner_text("#analysis-cost")
+        assert re.search(r"costs \d+(\.\d)? ", cost) and " against " in cost, cost
+        expect(page.locator("#analysis-list li")).not_to_have_count(0, timeout=WAIT)
+    else:
+        expect(note).to_contain_text("The expert's choice too", timeout=WAIT)
+    shot(page, artifacts_dir, "replay-analysis.png")
     page.set_viewport_size({"width": 375, "height": 812})
     shot(page, artifacts_dir, "replay-phone.png")
     # Nothing sticks out sideways on a phone.

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from ginrummy.bots.reasons import ENGLISH
+from ginrummy.bots.review import MARKS
 from ginrummy.rules import PRESETS
 from ginrummy.rules.variants import RANGES
 from ginrummy.service.challenges import DECLINE_REASONS
@@ -74,6 +76,8 @@ DYNAMIC_KEYS = (
     ]
     + [f"forfeit.{who}_{why}" for who in ("you", "they") for why in ("aborted", "resigned", "abandoned")]
     + [f"tournament.{phase}" for phase in ("starts_in", "ends_in", "finished")]
+    + [f"analysis.mark.{m}" for m in MARKS]
+    + [f"hint.{key}" for key in ENGLISH]
     + [
         f"ws.{c}"
         for c in (
@@ -91,6 +95,7 @@ DYNAMIC_KEYS = (
             "not_seated",
             "unavailable",
             "too_many_sockets",
+            "hints_off",
         )
     ]
 )

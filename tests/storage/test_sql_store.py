@@ -284,6 +284,39 @@ def test_finish_rematch_and_listings(db_url: str) -> None:
     assert old.finished_at == 5.0 and old.rematch_id == "again"
 
 
+def test_an_analysis_is_queued_once_stored_once_and_queued_again_only_when_it_failed(db_url: str) -> None:
+    result = {"engine": "expert-1", "hands": [{"number": 1, "decisions": []}], "cost": 2.5}
+
+    async def body(store: SqlStore) -> Any:
+        await _with_guests(store, "g1")
+        await store.create_match(a_match("m1", status="over"))
+        await store.create_match(a_match("m2", status="over", created=11.0))
+        assert await store.get_analysis("m1") is None
+        first = await store.request_analysis("m1", "expert-1", 100.0)
+        again = await store.request_analysis("m1", "expert-1", 101.0)  # asked twice: one analysis
+        await store.request_analysis("m2", "expert-1", 102.0)
+        queued = await store.unfinished_analyses()
+        await store.set_analysis("m1", "running", 103.0)
+        await store.set_analysis("m1", "done", 104.0, result=result)
+        done = await store.request_analysis("m1", "expert-1", 105.0)  # the stored one comes back
+        await store.set_analysis("m2", "failed", 106.0, error="it broke")
+        failed = await store.get_analysis("m2")
+        retried = await store.request_analysis("m2", "expert-1", 107.0)
+        newer = await store.request_analysis("m1", "expert-2", 108.0)  # a new engine makes it again
+        with pytest.raises(StoreError):
+            await store.set_analysis("nothing", "running", 109.0)
+        return first, again, queued, done, failed, retried, newer, await store.unfinished_analyses()
+
+    first, again, queued, done, failed, retried, newer, left = run(db_url, body)
+    assert first == again and (first.status, first.requested_at, first.result) == ("queued", 100.0, None)
+    assert queued == ["m1", "m2"]
+    assert (done.status, done.finished_at, done.result) == ("done", 104.0, result)
+    assert (failed.status, failed.error) == ("failed", "it broke")
+    assert (retried.status, retried.requested_at, retried.error) == ("queued", 107.0, None)
+    assert (newer.status, newer.engine, newer.result) == ("queued", "expert-2", None)
+    assert left == ["m2", "m1"]
+
+
 def test_concurrent_writes_share_commits_and_all_survive_a_reopen(db_url: str) -> None:
     async def body(store: SqlStore) -> tuple[int, int]:
         await _with_guests(store, "g1")

@@ -21,7 +21,7 @@ Each level is its own strategy, and each adds what a stronger human player knows
   turns, afterwards only with 3 deadwood or less.
 
 All levels see only their view; every decision returns a `Decision` (action and a
-short reason) so `suggest` can explain it.
+short reason, as phrases of `reasons.Reason`) so `suggest` can explain it.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ from .knowledge import (
     stock_weights,
     track,
 )
+from .reasons import Reason
 
 __all__ = [
     "AdvancedPlayer",
@@ -76,12 +77,12 @@ class Decision:
     """
 
     action: Action
-    reason: str
+    why: Reason = Reason()
 
-
-def pretty(card: int) -> str:
-    """A card as printed: ``7♥``."""
-    return CARDS[card].pretty
+    @property
+    def reason(self) -> str:
+        """What was weighed, in English."""
+        return self.why.text()
 
 
 class LevelPlayer(ABC):
@@ -108,7 +109,7 @@ class LevelPlayer(ABC):
             return self.draw(view)
         for action in legal:
             if isinstance(action, BigGin):
-                return Decision(action, "")
+                return Decision(action)
         return self.discard(view)
 
     # Each level decides these two.
@@ -121,7 +122,7 @@ class LevelPlayer(ABC):
         """The move of a discard phase (a discard, a knock or Gin)."""
 
     @staticmethod
-    def _refuse(view: View, why: str) -> Decision:
+    def _refuse(view: View, why: Reason = Reason()) -> Decision:
         if view.phase == "offer":
             return Decision(PASS, why)
         return Decision(DRAW_STOCK, why)
@@ -183,8 +184,8 @@ class NovicePlayer(LevelPlayer):
         up = _upcard(view)
         hand = view.hand.mask
         if up >= 0 and forms_meld(up, hand):
-            return Decision(DRAW_DISCARD, "")
-        return self._refuse(view, "")
+            return Decision(DRAW_DISCARD)
+        return self._refuse(view)
 
     def discard(self, view: View) -> Decision:
         hand = view.hand.mask
@@ -193,7 +194,7 @@ class NovicePlayer(LevelPlayer):
             best = min(knocks.values())
             if best <= self.knock_at:
                 card = min((c for c, d in knocks.items() if d == best), key=lambda c: CARD_POINTS[c])
-                return Decision(Knock(CARDS[card]), "")
+                return Decision(Knock(CARDS[card]))
         options = self._discardable(view)
         dead = deadwood_cards(hand)
         loose = [c for c in options if dead >> c & 1] or options
@@ -201,7 +202,7 @@ class NovicePlayer(LevelPlayer):
         fewest = min(_connections(c, hand) for c in loose)
         choices = [c for c in loose if _connections(c, hand) == fewest]
         card = choices[0] if len(choices) == 1 else self.rng.choice(choices)
-        return Decision(Discard(CARDS[card]), "it goes with the fewest cards; points are not counted")
+        return Decision(Discard(CARDS[card]), Reason.of("fewest_partners"))
 
 
 # -- casual ------------------------------------------------------------------------
@@ -217,12 +218,12 @@ class CasualPlayer(LevelPlayer):
         up = _upcard(view)
         hand = view.hand.mask
         if up >= 0 and forms_meld(up, hand):
-            return Decision(DRAW_DISCARD, "")
+            return Decision(DRAW_DISCARD)
         if up >= 0 and _connections(up, deadwood_cards(hand)):
             # Grabbing a card "for later" feels safe, but it shows a watching opponent
             # what to hold back, and the card often stays stranded.
-            return Decision(DRAW_DISCARD, "it goes with a loose card")
-        return self._refuse(view, "")
+            return Decision(DRAW_DISCARD, Reason.of("goes_with_loose"))
+        return self._refuse(view)
 
     def discard(self, view: View) -> Decision:
         hand = view.hand.mask
@@ -230,7 +231,7 @@ class CasualPlayer(LevelPlayer):
         if knocks:
             best = min(knocks.values())
             card = max((c for c, d in knocks.items() if d == best), key=lambda c: CARD_POINTS[c])
-            return Decision(Knock(CARDS[card]), "" if best == 0 else "at the first chance")
+            return Decision(Knock(CARDS[card]), Reason() if best == 0 else Reason.of("first_chance"))
         best_key: tuple[int, int, int] | None = None
         best_card = -1
         for c in self._discardable(view):
@@ -240,7 +241,7 @@ class CasualPlayer(LevelPlayer):
             key = (-points(dead), len(partial_melds(dead, FULL_DECK)), CARD_POINTS[c])
             if best_key is None or key > best_key:
                 best_key, best_card = key, c
-        return Decision(Discard(CARDS[best_card]), "")
+        return Decision(Discard(CARDS[best_card]))
 
 
 # -- skilled -----------------------------------------------------------------------
@@ -264,8 +265,8 @@ class SkilledPlayer(LevelPlayer):
     def draw(self, view: View) -> Decision:
         up = _upcard(view)
         if up >= 0 and forms_meld(up, view.hand.mask):
-            return Decision(DRAW_DISCARD, "")
-        return self._refuse(view, "")
+            return Decision(DRAW_DISCARD)
+        return self._refuse(view)
 
     def knock_allowance(self, k: Knowledge) -> int:
         """The most deadwood this player knocks with now."""
@@ -288,15 +289,15 @@ class SkilledPlayer(LevelPlayer):
         card = self.knock_card(hand, knocks, probs)
         dw = knocks[card]
         if dw == 0:
-            return Decision(Knock(CARDS[card]), "")
+            return Decision(Knock(CARDS[card]))
         if dw > self.knock_allowance(k):
             return None
         if self.early_turns is None:
-            why = "at the first chance"
+            why = Reason.of("first_chance")
         elif k.my_draws <= self.early_turns:
-            why = "early in the hand a knock rarely gets undercut"
+            why = Reason.of("early_knock")
         else:
-            why = f"{dw} deadwood is low enough to knock late in the hand"
+            why = Reason.of("late_knock_low", deadwood=dw)
         return Decision(Knock(CARDS[card]), why)
 
     def score_discard(self, hand: int, card: int, k: Knowledge, probs: list[float]) -> float:
@@ -323,12 +324,12 @@ class SkilledPlayer(LevelPlayer):
                 abs(score - best_score) <= 1e-9 and CARD_POINTS[c] > CARD_POINTS[best_card]
             ):
                 best_score, best_card = score, c
-        why = ""
-        if self.danger_weight:
-            why = f"{round(100 * discard_danger(best_card, probs))}% chance it helps the opponent"
+        why = Reason()
         if knocks:
-            head = f"plays on for Gin rather than knock with {min(knocks.values())}"
-            why = f"{head}; {why}" if why else head
+            why = Reason.of("plays_on_for_gin", deadwood=min(knocks.values()))
+        if self.danger_weight:
+            percent = round(100 * discard_danger(best_card, probs))
+            why = why.then("helps_opponent", lead="; ", percent=percent)
         return Decision(Discard(CARDS[best_card]), why)
 
 
@@ -352,19 +353,19 @@ class AdvancedPlayer(SkilledPlayer):
         up = _upcard(view)
         hand = view.hand.mask
         if up < 0:
-            return self._refuse(view, "draw from the stock")
+            return self._refuse(view, Reason.of("stock"))
         if forms_meld(up, hand):
-            return Decision(DRAW_DISCARD, "")
+            return Decision(DRAW_DISCARD)
         now = least_deadwood(hand)
         after = least_after_discard(hand | 1 << up, up)
         if after >= now or (self.time_budget is not None and self.time_budget < 0.002):
-            return self._refuse(view, "")
+            return self._refuse(view)
         k = track(view)
         expected = expected_after_draw(hand, stock_weights(k, self.probabilities(k)))
         if after < expected:
-            return Decision(DRAW_DISCARD, f"a stock card would leave {expected:.1f} on average")
+            return Decision(DRAW_DISCARD, Reason.of("stock_would_leave", expected=expected))
         return self._refuse(
-            view, f"a stock card leaves {expected:.1f} on average, {pretty(up)} leaves {after}"
+            view, Reason.of("stock_leaves_vs", expected=expected, card=CARDS[up], after=after)
         )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import Action, BigGin, Discard, Draw, Knock, Pass, View
+from ..rules import Action, BigGin, CardSet, Discard, Draw, Knock, Pass, View
 from ..rules.cards import CARD_POINTS, CARDS
 from ..rules.masks import (
     RANK_MASKS,
@@ -18,8 +18,9 @@ from ..rules.masks import (
 )
 from .base import available_players, make_player
 from .knowledge import Knowledge, expected_opponent_deadwood, partial_melds, track
+from .reasons import HEADS, Reason
 
-__all__ = ["LEVELS", "Suggestion", "explain", "suggest"]
+__all__ = ["LEVELS", "Suggestion", "explain", "reasons", "suggest"]
 
 # Strongest first: `suggest` falls back along this list when a level is not installed.
 LEVELS = ("expert", "advanced", "skilled", "casual", "novice")
@@ -30,12 +31,22 @@ class Suggestion:
     """A recommended action and why, e.g. ``discard K♣ — keeps 7♥8♥ open at both ends``."""
 
     action: Action
-    reason: str
+    why: Reason
     level: str
 
+    @property
+    def reason(self) -> str:
+        """Why, in English."""
+        return self.why.text()
+
     def to_json(self) -> dict[str, object]:
-        """`{"action": ACTION, "reason": "...", "level": "expert"}`."""
-        return {"action": self.action.to_json(), "reason": self.reason, "level": self.level}
+        """`{"action": ACTION, "reason": "...", "why": [PHRASE, ...], "level": "expert"}`."""
+        return {
+            "action": self.action.to_json(),
+            "reason": self.reason,
+            "why": self.why.to_json(),
+            "level": self.level,
+        }
 
 
 def suggest(
@@ -60,28 +71,26 @@ def suggest(
                 break
     player = make_player(chosen, seed=seed, time_budget=time_budget)
     decide = getattr(player, "decide", None)
-    reason = ""
+    weighed = Reason()
     if decide is not None:
         decision = decide(view)
         action = decision.action
-        reason = getattr(decision, "reason", "") or ""
+        weighed = getattr(decision, "why", weighed)
     else:
         action = player.act(view)
     if action not in view.legal:
         raise RuntimeError(
             f"player {chosen!r} suggested {action}, which is not legal here"
         )  # pragma: no cover
-    detail = explain(view, action)
-    if reason and reason not in detail:
-        detail = f"{detail}; {reason}"
-    return Suggestion(action, detail, chosen)
+    facts = reasons(view, action)
+    # The facts name the move already; what the level weighed follows, unless the facts say it.
+    weighed = weighed.without(HEADS)
+    if weighed and not set(weighed.phrases) <= set(facts.phrases):
+        facts = facts.join(weighed, lead="; ")
+    return Suggestion(action, facts, chosen)
 
 
-def _pretty(cards: int) -> str:
-    return "".join(CARDS[i].pretty for i in bits(cards))
-
-
-def _open_draw(hand: int, live: int) -> str | None:
+def _open_draw(hand: int, live: int) -> Reason | None:
     """The best two-card draw kept in `hand`, described by its live outs."""
     best: tuple[int, int, int] | None = None
     for pair, outs in partial_melds(deadwood_cards(hand), live):
@@ -95,19 +104,20 @@ def _open_draw(hand: int, live: int) -> str | None:
     cards = bits(pair)
     if n == 0:
         return None
+    group = CardSet.from_mask(pair)
     if RANK_OF[cards[0]] == RANK_OF[cards[1]]:
-        return f"keeps the pair {_pretty(pair)} ({n} left to make a set)"
+        return Reason.of("keeps_pair", cards=group, n=n)
     if abs(RANK_OF[cards[0]] - RANK_OF[cards[1]]) == 1 and n == 2:
-        return f"keeps {_pretty(pair)} open at both ends"
-    return f"keeps {_pretty(pair)} ({n} card{'s' if n > 1 else ''} to make a run)"
+        return Reason.of("keeps_open", cards=group)
+    return Reason.of("keeps_run", cards=group, n=n)
 
 
-def _meld_with(card: int, hand: int) -> str:
-    """The cards of `hand` that `card` melds with, as a short string."""
+def _meld_with(card: int, hand: int) -> CardSet:
+    """The cards of `hand` that `card` melds with, `card` included."""
     rank = RANK_OF[card]
     same = hand & RANK_MASKS[rank]
     if same.bit_count() >= 2:
-        return _pretty(same | 1 << card)
+        return CardSet.from_mask(same | 1 << card)
     base = card - rank
     pattern = ((hand >> base) & SUIT_BITS) | 1 << rank
     lo = hi = rank
@@ -115,50 +125,52 @@ def _meld_with(card: int, hand: int) -> str:
         lo -= 1
     while hi < 12 and pattern >> (hi + 1) & 1:
         hi += 1
-    return "".join(CARDS[base + r].pretty for r in range(lo, hi + 1))
+    return CardSet.from_mask(sum(1 << (base + r) for r in range(lo, hi + 1)))
 
 
 def explain(view: View, action: Action) -> str:
-    """A short factual reason for `action` in `view`, in the game's words."""
+    """A short factual reason for `action` in `view`, in the game's words (English)."""
+    return reasons(view, action).text()
+
+
+def reasons(view: View, action: Action) -> Reason:
+    """The plain facts of `action` in `view` as phrases (see `ginrummy.bots.reasons`)."""
     hand = view.hand.mask
     k = track(view)
     up = view.discard_pile[-1].index if view.discard_pile else -1
     if isinstance(action, Pass) or (isinstance(action, Draw) and action.source == "stock"):
-        verb = "pass" if isinstance(action, Pass) else "draw from the stock"
+        verb = "pass" if isinstance(action, Pass) else "stock"
         if up < 0:
-            return verb
+            return Reason.of(verb)
         now = least_deadwood(hand)
         after = least_after_discard(hand | 1 << up, up)
         if after < now:
-            return f"{verb} rather than take {CARDS[up].pretty} (deadwood {now} → {after})"
-        return f"{verb}: {CARDS[up].pretty} does not help your hand (deadwood {now})"
+            return Reason.of(f"{verb}_rather", card=CARDS[up], now=now, after=after)
+        return Reason.of(f"{verb}_no_help", card=CARDS[up], now=now)
     if isinstance(action, Draw):
         if up < 0:
-            return "take the upcard"
+            return Reason.of("take_upcard")
         if forms_meld(up, hand):
-            return f"take {CARDS[up].pretty}: it makes {_meld_with(up, hand)}"
+            return Reason.of("take_makes", card=CARDS[up], meld=_meld_with(up, hand))
         now = least_deadwood(hand)
         after = least_after_discard(hand | 1 << up, up)
-        return f"take {CARDS[up].pretty}: deadwood {now} → {after}"
+        return Reason.of("take_deadwood", card=CARDS[up], now=now, after=after)
     if isinstance(action, BigGin):
-        return "all eleven cards are melded"
+        return Reason.of("big_gin_all")
     if isinstance(action, Knock):
         card = action.card.index
         left = least_deadwood(hand & ~(1 << card))
         if left == 0:
-            return f"Gin: throw {CARDS[card].pretty} and every card is melded"
+            return Reason.of("gin_throw", card=CARDS[card])
         est = _opponent_estimate(k)
-        return f"knock with {CARDS[card].pretty}: {left} deadwood, opponent likely above {est}"
+        return Reason.of("knock_with", card=CARDS[card], left=left, estimate=est)
     if isinstance(action, Discard):
         card = action.card.index
         rest = hand & ~(1 << card)
-        left = least_deadwood(rest)
-        parts = [f"throw {CARDS[card].pretty}: deadwood {left}"]
+        out = Reason.of("throw_deadwood", card=CARDS[card], left=least_deadwood(rest))
         draw = _open_draw(rest, k.unseen)
-        if draw:
-            parts.append(draw)
-        return ", ".join(parts)
-    return str(action)  # pragma: no cover
+        return out.join(draw, lead=", ") if draw else out
+    raise ValueError(f"no reason for {action}")  # pragma: no cover
 
 
 def _opponent_estimate(k: Knowledge) -> int:

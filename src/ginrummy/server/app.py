@@ -26,6 +26,7 @@ from ..service import (
     Store,
     StoreBusy,
     StoreError,
+    Unavailable,
     encodable,
 )
 from ..service.cluster import ClusterConfig, ClusterNode
@@ -162,7 +163,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> Response:
         response = _error(exc.status, exc.code, exc.message)
-        if isinstance(exc, RateLimited):
+        if isinstance(exc, (RateLimited, Unavailable)):
             response.headers["Retry-After"] = str(max(1, int(exc.retry_after)))
         return _with_cookie(request, response)
 
@@ -290,6 +291,15 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     @app.get("/api/matches/{match_id}/replay")
     async def get_replay(match_id: str, request: Request) -> dict[str, Any]:
         return await _service(request).replay(match_id)
+
+    @app.post("/api/matches/{match_id}/analysis")
+    async def post_analysis(match_id: str, request: Request) -> dict[str, Any]:
+        _spend(request)
+        return await _service(request).analyses.request(match_id)
+
+    @app.get("/api/matches/{match_id}/analysis")
+    async def get_analysis(match_id: str, request: Request) -> dict[str, Any]:
+        return await _service(request).analyses.status(match_id)
 
     @app.post("/api/matches/{match_id}/rematch")
     async def post_rematch(match_id: str, request: Request, response: Response) -> dict[str, Any]:

@@ -242,7 +242,11 @@ async def handle_message(live: Any, seat: int, text: str) -> str | None:
     if kind == "back":
         live.back(seat)
         return None
+    if kind == "hint":
+        # Casual matches only: the expert's move for this seat's turn, from this seat's view.
+        hint = await live.hint(seat, data.get("version"))
+        return hint if isinstance(hint, str) else error_message(*hint)
     return error_message(
         "bad_message",
-        f'unknown message type {kind!r}; expected "action", "react", "back", "abort", "resign" or "ping"',
+        f'unknown message type {kind!r}; expected "action", "hint", "react", "back", "abort", "resign" or "ping"',
     )

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from ..bots import Player
+from ..bots import Player, suggest
 from ..rules import (
     Action,
     ActionError,
@@ -41,6 +41,8 @@ __all__ = [
     "SeatInfo",
     "STANDIN_LEVEL",
     "SHOWDOWN_PAUSE",
+    "HINT_BURST",
+    "HINT_RATE",
     "REACTIONS",
     "TIMEOUTS_GONE",
 ]
@@ -56,6 +58,30 @@ TIMEOUTS_GONE = 2
 REACTIONS = ("hello", "good_luck", "nice", "wow", "oops", "thinking", "thanks", "gg")
 REACTION_RATE = 0.5  # reactions a second a seat may send on average...
 REACTION_BURST = 3  # ...and this many at once
+#: Hints (casual matches only) a seat may ask for: one every 4 s on average, three at once. Asking
+#: again about the same move costs nothing (the hint is kept until the table changes).
+HINT_RATE = 0.25
+HINT_BURST = 3
+HINT_LEVEL = "expert"
+
+
+class _Allowance:
+    """A token bucket per seat: `rate` a second on average, `burst` at once."""
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = [self.burst, self.burst]
+        self.at = [now, now]
+
+    def take(self, seat: int, now: float) -> bool:
+        tokens = min(self.burst, self.tokens[seat] + (now - self.at[seat]) * self.rate)
+        self.at[seat] = now
+        if tokens < 1.0:
+            self.tokens[seat] = tokens
+            return False
+        self.tokens[seat] = tokens - 1.0
+        return True
 
 
 class Connection(Protocol):
@@ -130,6 +156,8 @@ class LiveMatch:
         self.rematch_id = rematch_id
         self.rated = rated  # rated matches are between people; no help (hints) is given in them
         self.tournament_id = tournament_id
+        #: Casual matches give hints; rated and tournament matches never do.
+        self.hints = not rated and tournament_id is None and kind != "tourney"
         #: The result of a match ended before the rules ended it: aborted, resigned or abandoned.
         self.ending = ending
         self._abandon: dict[int, asyncio.TimerHandle] = {}
@@ -145,8 +173,9 @@ class LiveMatch:
         self._players: dict[int, Player] = {}  # robots, and stand-ins for absent people
         self._quick: dict[int, bool] = {}  # seat -> its robot decides on the event loop
         self.timeouts = [0, 0]  # turn clocks run out in a row, per seat
-        self._reaction_tokens = [float(REACTION_BURST)] * 2
-        self._reaction_time = [now, now]
+        self._reactions = _Allowance(REACTION_RATE, REACTION_BURST, now)
+        self._hint_allowance = _Allowance(HINT_RATE, HINT_BURST, now)
+        self._hint_cache: dict[int, tuple[int, str]] = {}  # seat -> (version, hint message text)
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: tuple[int, int] | None = None  # (seat, version) of a robot move in progress
         self._tasks: set[asyncio.Task[None]] = set()
@@ -371,6 +400,7 @@ class LiveMatch:
             "rule_changes": self._rule_changes,
             "rated": self.rated,
             "tournament_id": self.tournament_id,
+            "hints": self.hints,
             # Strangers may abort until both have moved, and resign after.
             "abortable": self.forfeitable
             and self.status == "playing"
@@ -543,21 +573,42 @@ class LiveMatch:
         """A quick reaction for the other player; returns (code, message) when refused."""
         if emote not in REACTIONS:
             return "bad_message", f"unknown reaction {emote!r}; send one of {', '.join(REACTIONS)}"
-        now = self.clock()
-        tokens = min(
-            float(REACTION_BURST),
-            self._reaction_tokens[seat] + (now - self._reaction_time[seat]) * REACTION_RATE,
-        )
-        self._reaction_time[seat] = now
-        if tokens < 1.0:
-            self._reaction_tokens[seat] = tokens
+        if not self._reactions.take(seat, self.clock()):
             return "rate_limited", "too many reactions: wait a moment"
-        self._reaction_tokens[seat] = tokens - 1.0
         text = _dumps({"type": "reaction", "seat": seat, "emote": emote})
         for conns in self.conns:
             for conn in list(conns):
                 conn.send_text(text)
         return None
+
+    async def hint(self, seat: int, version: Any) -> str | tuple[str, str]:
+        """The expert's move for this seat's own turn with its reason, as a `hint` message; or
+        (code, message) when refused. Built from `Match.view(seat)` alone, like everything a seat
+        is sent, so it can tell nothing the seat could not see."""
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            return "bad_message", f"version must be a whole number, got {version!r}"
+        if not self.hints:
+            return "hints_off", "hints are given in casual matches only, never in rated or tournament matches"
+        if self.status != "playing":
+            return "illegal_action", "there is no move to give a hint for: the match is not being played"
+        if version is not None and version != self.version:
+            return (
+                "stale",
+                f"your table is out of date (version {version}, now {self.version}); it is refreshed",
+            )
+        view = self.match.view(seat)
+        if not view.legal:
+            return "not_your_turn", "a hint is for your own turn, and it is not your turn"
+        asked_at = self.version
+        cached = self._hint_cache.get(seat)
+        if cached is not None and cached[0] == asked_at:
+            return cached[1]
+        if not self._hint_allowance.take(seat, self.clock()):
+            return "rate_limited", "too many hints: wait a few seconds"
+        hint = await asyncio.to_thread(suggest, view, HINT_LEVEL, seed=asked_at)
+        text = _dumps({"type": "hint", "version": asked_at, **hint.to_json()})
+        self._hint_cache[seat] = (asked_at, text)
+        return text
 
     async def _accept(
         self, seat: int, action: Action, *, by_player: bool = False, timed_out: bool = False

@@ -25,6 +25,7 @@ from ..rules import (
     seed_commitment,
 )
 from .accounts import AccountService, name_key
+from .analysis import Analyses
 from .bots import BotAccounts
 from .challenges import Challenges
 from .cluster.ports import OwnedElsewhere, Ownership, Table
@@ -161,6 +162,7 @@ class GameService:
         self.tournaments = Tournaments(self)
         self.bots = BotAccounts(store, clock)
         self.challenges = Challenges(self)
+        self.analyses = Analyses(self)
         self._pairer: asyncio.Task[None] | None = None
         self._secret = secret
         self.live: dict[str, LiveMatch] = {}
@@ -195,6 +197,7 @@ class GameService:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
         self._pairer = asyncio.get_running_loop().create_task(self._pair_forever())
         await self.tournaments.start()
+        await self.analyses.start()
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -222,6 +225,7 @@ class GameService:
     async def close(self) -> None:
         if self.ownership is not None:
             await self.ownership.close()  # hands the matches over before they stop here
+        await self.analyses.close()
         await self.tournaments.close()
         self.challenges.close()
         for task in (self._sweeper, self._pairer):
@@ -571,8 +575,13 @@ class GameService:
         finally:
             del self._loading[match_id]
 
+    @staticmethod
+    def fresh_match(row: MatchRow) -> Match:
+        """The match of `row` at its start: its rules and deals, no action played."""
+        return Match(Rules.from_json(row.rules), seed=row.seed, deal_bits=row.deal_bits)
+
     async def _rebuild(self, row: MatchRow) -> tuple[Match, int]:
-        match = Match(Rules.from_json(row.rules), seed=row.seed, deal_bits=row.deal_bits)
+        match = self.fresh_match(row)
         events = await self.store.events(row.id)
         for expected, event in enumerate(events, start=1):
             if event.seq != expected:

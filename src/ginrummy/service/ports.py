@@ -8,6 +8,8 @@ from typing import Any, Literal, Protocol
 
 __all__ = [
     "AccountRow",
+    "AnalysisRow",
+    "AnalysisStatus",
     "BoardLine",
     "BoardPart",
     "BotRow",
@@ -37,6 +39,8 @@ __all__ = [
 #: the quick-pairing pool; tourney: a tournament's pairing.
 MatchKind = Literal["robot", "room", "online", "tourney"]
 MatchStatus = Literal["waiting", "playing", "over"]
+#: A replay analysis waits its turn, is being made, is stored, or could not be made.
+AnalysisStatus = Literal["queued", "running", "done", "failed"]
 
 
 class StoreError(RuntimeError):
@@ -130,6 +134,19 @@ class EventRow:
     seq: int
     seat: int
     action: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisRow:
+    """A finished match's replay analysis as stored: its status, the engine that makes it, the result."""
+
+    match_id: str
+    status: AnalysisStatus
+    engine: str
+    requested_at: float
+    finished_at: float | None = None
+    result: dict[str, Any] | None = None
+    error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,6 +348,30 @@ class Store(Protocol):
 
     async def set_rematch(self, match_id: str, rematch: MatchRow) -> str:
         """Create `rematch` and link it, unless a rematch exists already; returns the rematch's id."""
+        ...
+
+    async def request_analysis(self, match_id: str, engine: str, at: float) -> AnalysisRow:
+        """The analysis of `match_id`: the stored one when it exists and was made (or is being made)
+        by `engine`; otherwise a new one queued at `at` (a failed analysis or another engine's is
+        queued again)."""
+        ...
+
+    async def get_analysis(self, match_id: str) -> AnalysisRow | None: ...
+
+    async def set_analysis(
+        self,
+        match_id: str,
+        status: AnalysisStatus,
+        at: float,
+        *,
+        result: dict[str, Any] | None = None,
+        error: str | None = None,
+    ) -> None:
+        """Move an analysis on: running, done with its `result`, or failed with an `error`."""
+        ...
+
+    async def unfinished_analyses(self) -> list[str]:
+        """The matches whose analysis is queued or was running, oldest request first."""
         ...
 
     async def live_matches(self, active_since: float | None = None) -> list[MatchRow]:

@@ -6,6 +6,7 @@ import sqlalchemy as sa
 
 __all__ = [
     "accounts",
+    "analyses",
     "bots",
     "events",
     "guests",
@@ -87,6 +88,20 @@ events = sa.Table(
     sa.Column("created_at", sa.Float(precision=53), nullable=False),
     # The lease epoch the writer held (many processes); NULL when written without a lease.
     sa.Column("epoch", sa.BigInteger, nullable=True),
+)
+
+# A finished match's replay analysis: queued, running, then stored once (`engine` names what made it).
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("status", sa.String(8), nullable=False),
+    sa.Column("engine", sa.String(32), nullable=False),
+    sa.Column("requested_at", sa.Float(precision=53), nullable=False),
+    sa.Column("finished_at", sa.Float(precision=53), nullable=True),
+    sa.Column("result", sa.Text, nullable=True),
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Index("ix_analyses_status", "status"),
 )
 
 # Who runs each live thing when many server processes share the database (see storage/sql.py).

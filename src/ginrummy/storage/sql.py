@@ -48,6 +48,8 @@ from sqlalchemy.pool import StaticPool
 
 from ..service.ports import (
     AccountRow,
+    AnalysisRow,
+    AnalysisStatus,
     BoardLine,
     BoardPart,
     BotRow,
@@ -68,6 +70,7 @@ from ..service.ports import (
 )
 from .schema import (
     accounts,
+    analyses,
     bots,
     events,
     guests,
@@ -710,6 +713,70 @@ class SqlStore:
 
         return await self._run(job)
 
+    # -- replay analyses ---------------------------------------------------------
+
+    async def request_analysis(self, match_id: str, engine: str, at: float) -> AnalysisRow:
+        def job(conn: sa.Connection) -> AnalysisRow:
+            conn.execute(
+                _insert_ignore(self.engine.dialect.name, analyses).values(
+                    match_id=match_id, status="queued", engine=engine, requested_at=at
+                )
+            )
+            row = _analysis(conn, match_id)
+            assert row is not None
+            if row.status == "failed" or row.engine != engine:
+                conn.execute(
+                    analyses.update()
+                    .where(analyses.c.match_id == match_id)
+                    .values(
+                        status="queued",
+                        engine=engine,
+                        requested_at=at,
+                        finished_at=None,
+                        result=None,
+                        error=None,
+                    )
+                )
+                row = AnalysisRow(match_id, "queued", engine, at)
+            return row
+
+        return await self._run(job)
+
+    async def get_analysis(self, match_id: str) -> AnalysisRow | None:
+        return await self._run(lambda conn: _analysis(conn, match_id), read=True)
+
+    async def set_analysis(
+        self,
+        match_id: str,
+        status: AnalysisStatus,
+        at: float,
+        *,
+        result: dict[str, Any] | None = None,
+        error: str | None = None,
+    ) -> None:
+        values: dict[str, Any] = {"status": status, "error": error}
+        if status in ("done", "failed"):
+            values["finished_at"] = at
+            values["result"] = _compact(result) if result is not None else None
+
+        def job(conn: sa.Connection) -> None:
+            done = conn.execute(analyses.update().where(analyses.c.match_id == match_id).values(**values))
+            if done.rowcount != 1:
+                raise StoreError(f"no analysis of match {match_id!r}")
+
+        await self._run(job)
+
+    async def unfinished_analyses(self) -> list[str]:
+        def job(conn: sa.Connection) -> list[str]:
+            rows = conn.execute(
+                sa.select(analyses.c.match_id)
+                .where(analyses.c.status.in_(("queued", "running")))
+                .order_by(analyses.c.requested_at, analyses.c.match_id)
+            )
+            return [row.match_id for row in rows]
+
+        return await self._run(job, read=True)
+
     # -- leases (many server processes) ----------------------------------------
 
     async def claim_lease(self, name: str, owner: str, ttl: float) -> Lease:
@@ -1096,6 +1163,21 @@ _LEASE_COLUMNS = (leases.c.name, leases.c.owner, leases.c.epoch, leases.c.expire
 
 def _lease(row: Any) -> Lease:
     return Lease(row.name, row.owner, row.epoch, row.expires_at)
+
+
+def _analysis(conn: sa.Connection, match_id: str) -> AnalysisRow | None:
+    row = conn.execute(sa.select(analyses).where(analyses.c.match_id == match_id)).first()
+    if row is None:
+        return None
+    return AnalysisRow(
+        row.match_id,
+        row.status,
+        row.engine,
+        row.requested_at,
+        row.finished_at,
+        json.loads(row.result) if row.result is not None else None,
+        row.error,
+    )
 
 
 def _lease_lost(fence: Lease) -> LeaseLost:

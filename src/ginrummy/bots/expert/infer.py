@@ -87,13 +87,15 @@ def evolved_hands(
     tries: int = 8,
     deadline: float | None = None,
     minimum: int = 4,
+    rounds_per_draw: float = ROUNDS_PER_DRAW,
 ) -> list[int]:
     """`count` opponent hands built the way a least-deadwood player builds them.
 
     A random start (cards weighted by the inference) goes through as many rounds of
     "draw an unseen card, throw the card that leaves the least deadwood" as the opponent
     has drawn from the stock, so the sampled hands carry the melds and low deadwood a
-    real hand gathers over the turns. `weights` are `card_weights(k)`. Hands contradicting
+    real hand gathers over the turns (`rounds_per_draw` rounds per stock draw). `weights` are
+    `card_weights(k)`. Hands contradicting
     its moves (a knock it would have made, with chance `knock_asap` that it knocks at its
     first chance; an upcard it passed that melded) are drawn again, up to `tries` times.
     """
@@ -103,7 +105,7 @@ def evolved_hands(
     if n <= 0 or len(pool) < n:
         return [known] * count
     draws = sum(1 for ev in k.events if ev.kind == STOCK)
-    rounds = int(ROUNDS_PER_DRAW * draws + 0.5)
+    rounds = int(rounds_per_draw * draws + 0.5)
     pool_mask = 0
     for c in pool:
         pool_mask |= 1 << c

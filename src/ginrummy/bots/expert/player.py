@@ -38,6 +38,7 @@ from ...rules import Action, BigGin, Discard, Draw, Knock, Pass, View
 from ...rules.cards import CARD_POINTS, CARDS
 from ...rules.masks import bits, knock_options, least_deadwood, showdown_points
 from ..knowledge import Knowledge, card_probs, card_weights, expected_after_draw, meld_danger, track
+from ..reasons import Reason
 from .infer import evolved_hands
 from .match_odds import match_win
 from .rollout import rollout
@@ -72,7 +73,12 @@ class ExpertDecision:
     """An action and a short reason a person can follow (used for hints at the table)."""
 
     action: Action
-    reason: str
+    why: Reason
+
+    @property
+    def reason(self) -> str:
+        """Why, in English."""
+        return self.why.text()
 
 
 class Turn:
@@ -91,23 +97,23 @@ class Turn:
         self.cache: dict[int, int] = {}
 
 
-def _plain_reason(view: View, action: Action, why: str) -> str:
-    """A short reason for an action of the steady game (its own words, or the plain facts)."""
+def _plain_reason(view: View, action: Action, why: Reason) -> Reason:
+    """A short reason for an action of the steady game: the move named, then its own words."""
     if isinstance(action, Knock):
         left = knock_options(view.hand.mask, view.knock_limit).get(action.card.index, -1)
-        head = "Gin: every card melded" if left == 0 else f"knock with {left} deadwood"
+        head = Reason.of("gin_head") if left == 0 else Reason.of("knock_head", deadwood=left)
     elif isinstance(action, Draw):
         if action.source == "discard" and view.discard_pile:
-            head = f"take {view.discard_pile[-1].pretty}"
+            head = Reason.of("take_head", card=view.discard_pile[-1])
         else:
-            head = "draw from the stock"
+            head = Reason.of("stock")
     elif isinstance(action, Pass):
-        head = "pass the upcard"
+        head = Reason.of("pass_head")
     elif isinstance(action, Discard):
-        head = f"discard {action.card.pretty}"
+        head = Reason.of("discard_head", card=action.card)
     else:
-        head = "Big Gin" if isinstance(action, BigGin) else str(action)
-    return f"{head}: {why}" if why else head
+        head = Reason.of("big_gin_head")
+    return head.join(why, lead=": ")
 
 
 class ExpertPlayer:
@@ -209,10 +215,10 @@ class ExpertPlayer:
         if not legal:
             raise ValueError("act() needs a view with legal actions (it is not this seat's turn)")
         if len(legal) == 1:
-            return ExpertDecision(legal[0], "the only legal move")
+            return ExpertDecision(legal[0], Reason.of("only_move"))
         if not self.exploiting:
             steady = self._steady.decide(view)
-            return ExpertDecision(steady.action, _plain_reason(view, steady.action, steady.reason))
+            return ExpertDecision(steady.action, _plain_reason(view, steady.action, steady.why))
         # Without a time budget the search has fixed sizes, so a seed repeats the play on
         # any machine; with one it also stops at a deadline.
         budget = self.time_budget
@@ -224,7 +230,7 @@ class ExpertPlayer:
         else:
             decision = self._choose_discard(view, turn, search, deadline)
         if decision.action not in legal:  # a safety net: never send an illegal action
-            return ExpertDecision(legal[0], "fallback")  # pragma: no cover
+            return ExpertDecision(legal[0], Reason.of("only_move"))  # pragma: no cover
         return decision
 
     # -- valuing hands -----------------------------------------------------------
@@ -294,23 +300,19 @@ class ExpertPlayer:
         can_take = any(isinstance(a, Draw) and a.source == "discard" for a in view.legal)
         refuse: Action = Pass() if view.phase == "offer" else Draw("stock")
         if not can_take or up < 0:
-            return ExpertDecision(Draw("stock"), "draw from the stock")
+            return ExpertDecision(Draw("stock"), Reason.of("stock"))
         hand = k.hand
         take = self._score_discards(hand | 1 << up, up, turn, search.width)[0]
         stock_value = self._stock_value(hand, turn, search)
-        card = CARDS[up].pretty
+        card = CARDS[up]
         if take[0] < stock_value:
             plain = expected_after_draw(
                 (hand | 1 << up) ^ (1 << take[1]), turn.stock_w, turn.stock_total, cache=turn.cache
             )
             return ExpertDecision(
-                Draw("discard"),
-                (
-                    f"take {card} and throw {CARDS[take[1]].pretty}: {plain:.1f} deadwood expected "
-                    f"after the next draw, a better hand than a stock draw is likely to give"
-                ),
+                Draw("discard"), Reason.of("take_and_throw", card=card, throw=CARDS[take[1]], expected=plain)
             )
-        return ExpertDecision(refuse, f"{card} is worth less than a stock draw")
+        return ExpertDecision(refuse, Reason.of("worth_less_than_stock", card=card))
 
     # -- discarding and knocking -------------------------------------------------
 
@@ -320,12 +322,12 @@ class ExpertPlayer:
         k = turn.k
         hand = k.hand
         if view.rules.big_gin_bonus is not None and least_deadwood(hand) == 0 and BigGin() in view.legal:
-            return ExpertDecision(BigGin(), "Big Gin: all eleven cards melded")
+            return ExpertDecision(BigGin(), Reason.of("big_gin_head"))
         options = knock_options(hand, k.knock_limit, k.taken)
         gin = [c for c, d in options.items() if d == 0]
         if gin:
             card = max(gin, key=lambda c: CARD_POINTS[c])
-            return ExpertDecision(Knock(CARDS[card]), "Gin: every card melded")
+            return ExpertDecision(Knock(CARDS[card]), Reason.of("gin_head"))
         scored = self._score_discards(hand, k.taken, turn, search.width)
         value, card, expected = scored[0]
         if options:
@@ -334,23 +336,23 @@ class ExpertPlayer:
             if k.opp_hidden > 0:
                 verdict = self._match_knock(view, turn, search, knock_card, card, deadline)
                 if verdict is not None:
-                    return ExpertDecision(Knock(CARDS[knock_card]), f"knock with {least} deadwood: {verdict}")
-            return ExpertDecision(
-                Discard(CARDS[card]),
-                (f"play on rather than knock with {least}: a low hand undercuts a knock and Gin scores more"),
-            )
+                    head = Reason.of("knock_head", deadwood=least)
+                    return ExpertDecision(Knock(CARDS[knock_card]), head.join(verdict, lead=": "))
+            return ExpertDecision(Discard(CARDS[card]), Reason.of("play_on_undercut", deadwood=least))
         plain = (
             expected
             if not self.RISK_TAU
             else expected_after_draw(hand ^ 1 << card, turn.stock_w, turn.stock_total, cache=turn.cache)
         )
-        reason = f"discard {CARDS[card].pretty}: leaves {plain:.1f} deadwood expected after the next draw"
+        reason = Reason.of("discard_head", card=CARDS[card]).then(
+            "leaves_expected", lead=": ", expected=plain
+        )
         if (
             len(scored) > 1
             and value < scored[1][0]
             and self.danger(card, turn) < 0.05 < self.danger(scored[1][1], turn)
         ):
-            reason += ", and it is unlikely to help the opponent"
+            reason = reason.then("unlikely_to_help", lead=", ")
         return ExpertDecision(Discard(CARDS[card]), reason)
 
     def _match_knock(
@@ -361,7 +363,7 @@ class ExpertPlayer:
         knock_card: int,
         discard_card: int,
         deadline: float | None,
-    ) -> str | None:
+    ) -> Reason | None:
         """Near the end of a match: a reason to knock when it gives a better chance to win
         the match than playing on (estimated over sampled deals), else None."""
         k = turn.k
@@ -416,9 +418,7 @@ class ExpertPlayer:
             n += 1
         if n == 0 or w_knock <= w_play + self.MATCH_MARGIN * n:
             return None
+        knock, play = round(100 * w_knock / n), round(100 * w_play / n)
         if mine >= target - self.CLINCH_REACH:
-            return f"a win now likely takes the match ({w_knock / n:.0%} against {w_play / n:.0%} playing on)"
-        return (
-            f"the opponent is {target - theirs} points from the match; knocking wins it "
-            f"{w_knock / n:.0%} of the time against {w_play / n:.0%} playing on"
-        )
+            return Reason.of("match_clinch", knock=knock, play=play)
+        return Reason.of("match_threat", points=target - theirs, knock=knock, play=play)

@@ -2,21 +2,32 @@
 
 One side ("me") plays a quick version of the expert's own undercut game (least deadwood
 keeping live connections, upcards that meld, Gin only), the other a model of the opponent
-that knocks at its first chance, as most programs do. Cards are indices ``suit * 13 +
-rank``; hands are int masks; the stock is a list whose last item is its top. Nothing here
-reads a View: the caller builds the sampled state from what its view allows.
+that knocks at its first chance, as most programs do. Either side's knock judgement can be
+another `KnockRule` (replay analysis plays both sides with the steady game's). Cards are
+indices ``suit * 13 + rank``; hands are int masks; the stock is a list whose last item is its
+top. Nothing here reads a View: the caller builds the sampled state from what its view allows.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 from ...rules import Rules
 from ...rules.cards import CARD_POINTS
 from ...rules.masks import best_discards, bits, forms_meld, least_deadwood, meld_partners, showdown_points
 
-__all__ = ["rollout"]
+__all__ = ["KnockRule", "first_chance", "rollout"]
+
+#: Whether a side knocks: (deadwood after its discard, within the knock limit; its draws this hand).
+KnockRule = Callable[[int, int], bool]
+
+
+def first_chance(deadwood: int, draws: int) -> bool:
+    """The opponent model of the expert's search: a knock whenever one is allowed."""
+    return True
+
 
 #: Deadwood a non-melding upcard must save before the quick policy takes it.
 TAKE_GAIN: Final = 6
@@ -55,12 +66,21 @@ def rollout(
     rules: Rules,
     knock_limit: int,
     rng: random.Random,
+    *,
+    me_knocks: KnockRule | None = None,
+    opp_knocks: KnockRule = first_chance,
+    my_draws: int = 0,
+    opp_draws: int = 0,
 ) -> int:
     """Play the hand out from the opponent's draw; points from my side (+ I score, - it does).
 
     `up` is the upcard (-1 if none), `dead` the other cards of the discard pile. The stock
-    list is consumed. A hand that reaches the end of the stock is void (0).
+    list is consumed. A hand that reaches the end of the stock is void (0). I knock only with
+    Gin unless `me_knocks` says when; the opponent knocks as `opp_knocks` says. `my_draws` and
+    `opp_draws` are the draws each side made in this hand so far (what the rules count).
     """
+    if len(stock) <= 2:
+        return 0  # my discard left two stock cards: the hand is void already
     turn_opp = True
     opp_seen = 0  # cards seen going into the opponent's hand (not live for me)
     while True:
@@ -81,7 +101,8 @@ def rollout(
             c = choices[0] if len(choices) == 1 else rng.choice(choices)
             opp ^= 1 << c
             dead |= 1 << c
-            if d <= knock_limit:
+            opp_draws += 1
+            if d <= knock_limit and (d == 0 or opp_knocks(d, opp_draws)):
                 return -showdown_points(opp, me, rules)
             up = c
         else:
@@ -102,7 +123,8 @@ def rollout(
                 taken = -1
             d, c = _keep_connected_discard(me, taken, ~(me | dead | opp_seen))
             me ^= 1 << c
-            if d == 0:
+            my_draws += 1
+            if d == 0 or (d <= knock_limit and me_knocks is not None and me_knocks(d, my_draws)):
                 return showdown_points(me, opp, rules)
             up = c
         if len(stock) <= 2:

@@ -15,6 +15,7 @@ from ...rules import Knock, View
 from ...rules.cards import CARD_POINTS, CARDS
 from ..knowledge import Knowledge, layoff_exposure
 from ..levels import AdvancedPlayer, Decision
+from ..reasons import Reason
 
 __all__ = ["SteadyPlayer"]
 
@@ -40,16 +41,20 @@ class SteadyPlayer(AdvancedPlayer):
     ) -> Decision | None:
         if 0 in knocks.values():
             gin = max((c for c, d in knocks.items() if d == 0), key=lambda c: CARD_POINTS[c])
-            return Decision(Knock(CARDS[gin]), "")
+            return Decision(Knock(CARDS[gin]))
         hand = view.hand.mask
         card = self.knock_card(hand, knocks, probs)
         dw = knocks[card]
-        turn = k.my_draws
-        if self.early_turns is None or turn <= self.early_turns:
-            return Decision(Knock(CARDS[card]), "early in the hand a knock rarely gets undercut")
-        if turn <= self.cash_in_turns and dw >= self.cash_in_deadwood:
-            return Decision(
-                Knock(CARDS[card]),
-                f"{dw} deadwood is too much to undercut a knock, so take the points now",
-            )
-        return None
+        if not self.knocks(dw, k.my_draws):
+            return None
+        if self.early_turns is None or k.my_draws <= self.early_turns:
+            return Decision(Knock(CARDS[card]), Reason.of("early_knock"))
+        return Decision(Knock(CARDS[card]), Reason.of("cash_in", deadwood=dw))
+
+    @classmethod
+    def knocks(cls, deadwood: int, draws: int) -> bool:
+        """Whether the steady game knocks (short of Gin) with `deadwood` after its `draws`-th draw
+        of the hand (a `rollout.KnockRule`)."""
+        if cls.early_turns is None or draws <= cls.early_turns:
+            return True
+        return draws <= cls.cash_in_turns and deadwood >= cls.cash_in_deadwood

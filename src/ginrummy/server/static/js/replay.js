@@ -1,4 +1,6 @@
-// Replay of a finished match: every hand move by move, all cards face up or from one seat, with showdowns.
+// Replay of a finished match: every hand move by move, all cards face up or from one seat, with showdowns,
+// and the computer analysis of each person's decisions beside their moves (analysis.js).
+import { Analysis } from "./analysis.js";
 import { api, describeError } from "./api.js";
 import { cardBack, cardElement, cardText } from "./cards.js";
 import { formatNumber, t, tn } from "./i18n.js";
@@ -9,6 +11,7 @@ import { h, startPage } from "./ui.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const state = { data: null, hands: [], hand: 0, frame: 0, perspective: "all", bottom: 0, timer: null };
+const analysis = new Analysis(matchId, { names: () => names(), go: (hand, frame) => go(hand, frame), changed: () => render() });
 
 /** Every position of one hand: the deal, then the table after each step, then the showdown. */
 function framesOf(hand) {
@@ -196,13 +199,17 @@ function render() {
     document.getElementById(id).disabled = disabled;
   }
   renderSide();
+  analysis.renderNote(state.hand + 1, frame.showdown ? null : frame.step ? state.frame - 1 : null, upcardBefore(frames, state.frame));
   history.replaceState(null, "", `#h${state.hand + 1}s${state.frame}`);
 }
 
 let sideHand = -1;
+let sideVersion = -1;
 function renderSide() {
-  if (sideHand === state.hand && document.getElementById("replay-side").childElementCount) return;
+  const side = document.getElementById("replay-side");
+  if (sideHand === state.hand && sideVersion === analysis.version && side.childElementCount) return;
   sideHand = state.hand;
+  sideVersion = analysis.version;
   const hand = state.hands[state.hand];
   const n = names();
   const verify = verifyBlock({
@@ -230,7 +237,22 @@ function renderSide() {
       ),
     ),
   );
-  document.getElementById("replay-side").replaceChildren(h("h2", {}, t("replay.hand_title", { n: state.hand + 1 })), verify || "", h("h2", {}, t("replay.hands")), list);
+  // The analysis panel and the note on the move shown are the analysis's own elements, moved here.
+  side.replaceChildren(
+    analysis.panel,
+    h("h2", {}, t("replay.hand_title", { n: state.hand + 1 })),
+    analysis.note,
+    analysis.handList(state.hand + 1),
+    verify || "",
+    h("h2", {}, t("replay.hands")),
+    list,
+  );
+}
+
+/** The upcard before the move of frame `index` (the card a "take" took). */
+function upcardBefore(frames, index) {
+  const before = frames[Math.max(0, index - 1)];
+  return before && before.pile.length ? before.pile[before.pile.length - 1] : null;
 }
 
 function go(hand, frame) {
@@ -382,10 +404,16 @@ try {
   );
   if (!state.hands.length) throw new Error("empty");
   controls();
-  const m = /^#h(\d+)s(\d+)$/.exec(location.hash);
-  if (m) go(Number(m[1]) - 1, Number(m[2]));
-  else go(0, 0);
+  const fromHash = () => {
+    const m = /^#h(\d+)s(\d+)$/.exec(location.hash);
+    if (m) go(Number(m[1]) - 1, Number(m[2]));
+    return Boolean(m);
+  };
+  if (!fromHash()) go(0, 0);
+  // A link to a position (#h2s14) opened on this page goes there.
+  window.addEventListener("hashchange", fromHash);
   document.addEventListener("keydown", onKey);
+  analysis.start();
 } catch (error) {
   const known = { not_finished: "replay.not_finished", not_found: "replay.not_found" };
   const text = known[error.code]

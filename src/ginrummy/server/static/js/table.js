@@ -10,6 +10,8 @@
 //   motion.js   cards gliding from where they were to where they are (draw, discard)
 //   reactions.js quick reactions: the fixed set of emotes, shown and sent, mutable
 //   forfeit.js  aborting or resigning a match with a stranger
+// Hints (casual matches): the Hint button and H ask the server; the state keeps the answer for its
+// position, and the board marks the move and writes its reason (reasons.js) where the last moves are.
 import { hasText, t } from "./i18n.js";
 import { sounds } from "./sound.js";
 import { startPage, toast } from "./ui.js";
@@ -77,7 +79,11 @@ function onMessage(message) {
     }
     if (before !== undefined && state.version !== before) sounds.play(state.myTurn() && !wasMine ? "turn" : "card");
     update();
+  } else if (message.type === "hint") {
+    state.setHint(message);
+    if (!overlays.showingShowdown) board.render();
   } else if (message.type === "error") {
+    state.hintAsked = null; // a refused hint (or any refusal) leaves nothing to wait for
     if (FATAL.has(message.code)) {
       socket.stop();
       fail(message.code, message.join_url);

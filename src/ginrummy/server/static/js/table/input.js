@@ -37,6 +37,7 @@ export class Input {
     }
     document.getElementById("actions").addEventListener("click", (e) => this.onActionClick(e));
     document.getElementById("status").addEventListener("click", (e) => this.onActionClick(e));
+    document.getElementById("coach").addEventListener("click", (e) => this.onActionClick(e));
     document.getElementById("sort").addEventListener("click", (e) => {
       const chip = e.target.closest("[data-sort]");
       if (chip) this.setSort(chip.dataset.sort);
@@ -149,6 +150,19 @@ export class Input {
     this.send({ type: "knock", card });
   }
 
+  /** Ask the server for the expert's move (casual matches only); it comes back as a "hint" message. */
+  askHint() {
+    const { state } = this;
+    const m = state.match;
+    if (!m || !m.hints) return;
+    if (!state.canAskHint()) return toast(t("table.hint_not_now"), "error");
+    if (state.hint || state.hintAsked === state.version) return;
+    if (!this.socket.sendMessage({ type: "hint", version: state.version })) return toast(t("table.offline"), "error");
+    state.hintAsked = state.version;
+    this.board.renderCoach();
+    this.board.renderLastMoves();
+  }
+
   async bigGin() {
     if (!this.state.canBigGin()) return;
     const answer = await ask({
@@ -173,6 +187,7 @@ export class Input {
       knock: () => this.knock(),
       "big-gin": () => this.bigGin(),
       back: () => this.socket.sendMessage({ type: "back" }),
+      hint: () => this.askHint(),
     }[button.dataset.action];
     if (run) run();
   }
@@ -245,6 +260,7 @@ export class Input {
       p: () => this.state.canPass() && this.pass(),
       d: () => this.discard(),
       k: () => this.knock(),
+      h: () => this.askHint(),
     }[event.key.toLowerCase()];
     if (!run) return;
     run();

@@ -4,6 +4,7 @@
 import { cardBack, cardElement, cardText } from "../cards.js";
 import { formatNumber, t, tn } from "../i18n.js";
 import { minDeadwood } from "../melds.js";
+import { reasonText } from "../reasons.js";
 import { ruleNotes } from "../rules.js";
 import { h } from "../ui.js";
 import { SORT_MODES } from "./choices.js";
@@ -45,6 +46,7 @@ export class Board {
     this.renderPiles();
     this.renderHand();
     this.renderControls();
+    this.renderCoach();
     this.renderStatus();
     if (focusKey) {
       const cut = focusKey.indexOf(":");
@@ -222,6 +224,8 @@ export class Board {
     stock.replaceChildren(...(stockCount > 0 ? [cardBack(), cardBack()] : []));
     stock.classList.toggle("empty", stockCount === 0);
     stock.classList.toggle("playable", state.canDraw("stock"));
+    const hinted = state.hint && state.hint.action;
+    stock.classList.toggle("hinted", Boolean(hinted && hinted.type === "draw" && hinted.source === "stock"));
     stock.setAttribute("aria-label", t("table.stock_label", { n: stockCount }));
     stock.setAttribute("aria-disabled", String(!state.canDraw("stock")));
     document.getElementById("stock-count").textContent = t("table.stock_count", { n: stockCount });
@@ -236,6 +240,7 @@ export class Board {
       ...(top ? [cardElement(top, { classes: ["top"] })] : []),
     );
     discard.classList.toggle("playable", takeable);
+    discard.classList.toggle("hinted", Boolean(hinted && hinted.type === "draw" && hinted.source === "discard"));
     discard.classList.toggle("drop-target", Boolean(dropTarget));
     discard.classList.toggle("empty", !top);
     discard.setAttribute(
@@ -260,6 +265,7 @@ export class Board {
     const { groups, arrangement, dead } = choices.groups(cards);
     const taken = state.takenCard();
     const discardPhase = v.phase === "discard" && state.myTurn();
+    const hintedCard = state.hintedCard();
     const els = groups.map((g) => {
       const label =
         g.kind === "deadwood"
@@ -279,6 +285,7 @@ export class Board {
           el.classList.add("in-hand");
           if (c === choices.selected) el.classList.add("selected");
           if (c === state.newCard) el.classList.add("new");
+          if (c === hintedCard) el.classList.add("hinted");
           if (g.kind === "all" && dead.has(i)) el.classList.add("dead");
           if (c === taken) {
             el.classList.add("locked");
@@ -387,6 +394,49 @@ export class Board {
       buttons.push(button("big-gin-button", "big-gin", busy, t("table.big_gin"), { class: "knock lit gin" }));
     }
     actions.replaceChildren(...buttons);
+    const hint = state.hint && state.hint.action;
+    if (hint) {
+      const id = {
+        pass: "pass",
+        stock: v.phase === "offer" ? null : "draw-stock",
+        take: v.phase === "offer" ? "take-upcard" : "draw-discard",
+        knock: "knock-button",
+        big_gin: "big-gin-button",
+      }[hint.type === "draw" ? (hint.source === "stock" ? "stock" : "take") : hint.type];
+      if (id) document.getElementById(id)?.classList.add("hinted");
+    }
+  }
+
+  /** The Hint button, in casual matches only (the server refuses hints in rated and tournament ones). */
+  renderCoach() {
+    const { state } = this;
+    const m = state.match;
+    const slot = document.getElementById("coach");
+    const shown = Boolean(m && m.hints && m.status === "playing");
+    slot.hidden = !shown;
+    const keys = t("table.keys_help");
+    document.getElementById("keys-help").textContent = m && m.hints ? `${keys} · ${t("table.keys_hint")}` : keys;
+    if (!shown) {
+      slot.replaceChildren();
+      return;
+    }
+    const waiting = state.hintAsked !== null && state.hintAsked === state.version;
+    slot.replaceChildren(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "chip hint-button",
+          id: "hint-button",
+          dataset: { action: "hint" },
+          disabled: !state.canAskHint() || this.socket.busy || waiting,
+          title: t("table.hint_title"),
+          "aria-keyshortcuts": "H",
+        },
+        h("span", { "aria-hidden": "true" }, "\u{1F4A1} "),
+        t("table.hint"),
+      ),
+    );
   }
 
   renderStatus() {
@@ -462,6 +512,17 @@ export class Board {
     const el = document.getElementById("last-move");
     if (!el || el.classList.contains("error")) return;
     const v = this.state.view;
+    const hint = this.state.hint;
+    el.classList.toggle("hint", Boolean(hint));
+    if (hint) {
+      // The hint stays where the last moves are until the table changes; its reason names the move.
+      el.textContent = t("table.hint_text", { reason: reasonText(hint.why) });
+      return;
+    }
+    if (this.state.hintAsked !== null && this.state.hintAsked === this.state.version) {
+      el.textContent = t("table.hint_wait");
+      return;
+    }
     if (!v || !v.history.length) {
       el.textContent = "";
       return;

@@ -36,6 +36,8 @@ export class TableState {
     this.previousHand = [];
     this.newCard = null; // the card just drawn, to mark it
     this.timedOut = []; // seats whose turn clock ran out with the latest message
+    this.hintMessage = null; // the latest hint from the server (for the position of its version)
+    this.hintAsked = null; // the version a hint was asked for and has not come yet
   }
 
   /** Take a new state message; returns true when it deals a new hand. */
@@ -86,6 +88,30 @@ export class TableState {
     const finished = v && v.phase === "over" && v.showdown ? v : message.last_hand;
     if (finished && finished.showdown && finished.hand_number > this.seenShowdown) return finished;
     return null;
+  }
+
+  /** A hint arrived from the server (it is for the position of its version only). */
+  setHint(message) {
+    this.hintMessage = message;
+    this.hintAsked = null;
+  }
+
+  /** The hint for the position on the table now, or null. */
+  get hint() {
+    const hint = this.hintMessage;
+    return hint && hint.version === this.version && this.myTurn() ? hint : null;
+  }
+
+  /** True when this table gives hints (casual matches) and it is this player's turn to use one. */
+  canAskHint() {
+    const m = this.match;
+    return Boolean(m && m.hints && m.status === "playing" && this.myTurn());
+  }
+
+  /** The card the hint is about (the one to discard or to knock with), or null. */
+  hintedCard() {
+    const hint = this.hint;
+    return hint && (hint.action.type === "discard" || hint.action.type === "knock") ? hint.action.card : null;
   }
 
   markShowdownSeen(handNumber) {
