@@ -532,10 +532,21 @@ def best_layoffs(melds: Sequence[int], defender: int) -> tuple[int, int, list[tu
 
     Among layoffs that leave the same deadwood, the one laying off the fewest cards.
     """
-    reachable, _ = _attach(melds, defender)
-    best: tuple[int, int, list[tuple[int, int]]] = (least_deadwood(defender), 0, [])
+    reachable, layoffs = _attach(melds, defender)
     if not reachable:
-        return best
+        return (least_deadwood(defender), 0, [])
+    rest = defender & ~reachable
+    m = reachable
+    while m:
+        low = m & -m
+        if forms_meld(low.bit_length() - 1, defender ^ low):
+            break
+        m ^= low
+    else:
+        # No card that can be laid off could meld in the defender's own hand: laying off
+        # every one of them is the one best choice (each kept card would add its points).
+        return (least_deadwood(rest), reachable, layoffs)
+    best: tuple[int, int, list[tuple[int, int]]] = (least_deadwood(defender), 0, [])
     sub = reachable
     while sub:
         attached, layoffs = _attach(melds, sub)
