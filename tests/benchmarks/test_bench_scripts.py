@@ -48,6 +48,24 @@ def test_random_hands_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None
     assert "median ratio ours/OpenSpiel" in capsys.readouterr().out
 
 
+def test_mask_benchmark_times_every_function(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load("bench_masks")
+    assert bench.main(["--seconds", "0.001", "--rounds", "1"]) == 0
+    out = capsys.readouterr().out
+    for name in (
+        "least_deadwood",
+        "best_discards",
+        "knock_options",
+        "deadwood_after_discards",
+        "showdown_points",
+    ):
+        assert f"{name} (" in out or f"{name} " in out
+    # Every knock it times is a legal one: the knocker holds 10 deadwood or less.
+    import random
+
+    assert all(bench.masks.least_deadwood(k) <= 10 for k, _ in bench.knocks(20, random.Random(1)))
+
+
 def test_expert_bench_reads_params_and_rejects_bad_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     from ginrummy.bots import base
 

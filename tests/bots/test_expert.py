@@ -102,7 +102,7 @@ def position(
     h.phase = phase  # type: ignore[assignment]
     h.passes = 2 if phase != "offer" else 0
     h.taken = -1
-    h._knock_cache = None
+    h.after_table = None
     steps = []
     from ginrummy.rules.actions import action_from_json
     from ginrummy.rules.cards import CARDS

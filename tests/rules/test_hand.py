@@ -45,8 +45,8 @@ def snapshot(hand: Hand) -> dict[str, Any]:
     """Every field of a hand, copied, so a rejected action can be shown to change nothing."""
     state: dict[str, Any] = {}
     for name in Hand.__slots__:
-        if name == "_knock_cache":
-            continue  # a cache may be filled by a query; it is not game state
+        if name == "after_table":
+            continue  # the turn's discard table is worked out by the first query; not game state
         value = getattr(hand, name)
         state[name] = list(value) if isinstance(value, list) else value
     return state
@@ -600,3 +600,28 @@ def test_legal_masks_allow_exactly_what_the_checker_allows(preset: str, seed: in
                 expected = allowed[type(action)]
             assert hand.is_legal(action) == expected, (action, legal)
         match.apply(rng.choice(match.legal_actions()))
+
+
+def test_the_turns_discard_table_is_the_views_and_gives_the_knocks() -> None:
+    # The referee works out the deadwood each discard leaves once a turn; the player's view
+    # carries that table, a view read back from JSON works it out alike, and the legal
+    # knocks are exactly the discards it allows.
+    from ginrummy.rules import Knock, View, new_match
+
+    match = new_match("classic", seed=21)
+    rng = random.Random(4)
+    checked = 0
+    while not match.is_over and checked < 200:
+        seat = match.to_act
+        assert seat is not None
+        view = match.view(seat)
+        if view.phase == "discard":
+            table = view.after_discards
+            assert table == View.from_json(view.to_json()).after_discards
+            taken = view.history[-1].card if view.history[-1].source == "discard" else None
+            knocks = {a.card.index for a in view.legal if isinstance(a, Knock)}
+            allowed = {c for c, d in table if d <= view.knock_limit and (taken is None or c != taken.index)}
+            assert knocks == allowed
+            checked += 1
+        match.apply(rng.choice(view.legal), seat)
+    assert checked > 50

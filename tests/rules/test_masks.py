@@ -56,6 +56,27 @@ def test_best_discards_and_least_after_discard(cards: CardSet, forbid: int) -> N
 
 
 @SETTINGS
+@given(hands(min_size=11, max_size=11))
+def test_deadwood_after_each_discard(cards: CardSet) -> None:
+    # The turn's table (sets priced once, each discard one look-up) against the oracle.
+    mask = cards.mask
+    expected = tuple(
+        (i, brute.min_deadwood(to_brute(CardSet.from_mask(mask & ~(1 << i))))) for i in masks.bits(mask)
+    )
+    assert masks.deadwood_after_discards(mask) == expected
+
+
+def test_deadwood_after_each_discard_with_sets_of_three_and_four() -> None:
+    # Two ranks held four times and one three times: every set choice changes with the card thrown.
+    for text in ("9C 9D 9H 9S 5C 5D 5H 5S 7H 7S 7D", "9C 9D 9H 9S TS JS QS 5C 5D 5H 2C"):
+        mask = CardSet(text).mask
+        expected = tuple(
+            (i, brute.min_deadwood(to_brute(CardSet.from_mask(mask & ~(1 << i))))) for i in masks.bits(mask)
+        )
+        assert masks.deadwood_after_discards(mask) == expected
+
+
+@SETTINGS
 @given(hands(min_size=11, max_size=11), st.integers(0, 12), st.integers(-1, 51))
 def test_knock_options_with_a_forbidden_card(cards: CardSet, limit: int, forbid: int) -> None:
     expected = {

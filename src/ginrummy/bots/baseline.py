@@ -14,7 +14,7 @@ import random
 from ..rules import Action, BigGin, Discard, Knock, View
 from ..rules.actions import DRAW_DISCARD, DRAW_STOCK, PASS
 from ..rules.cards import CARDS
-from ..rules.masks import best_discards, bits, forms_meld
+from ..rules.masks import forms_meld
 from .base import register_player
 
 __all__ = ["BaselinePlayer"]
@@ -46,8 +46,17 @@ class BaselinePlayer:
             last = view.history[-1]
             if last.source == "discard" and last.card is not None:
                 forbid = last.card.index
-        left, ties = best_discards(view.hand.mask, forbid)
-        choices = bits(ties)
+        # The deadwood each discard leaves, from the table the referee's knock options
+        # came from (`View.after_discards`): least first, ties lowest card first.
+        left = 1000
+        choices: list[int] = []
+        for c, d in view.after_discards:
+            if d < left:
+                if c != forbid:
+                    left = d
+                    choices = [c]
+            elif d == left and c != forbid:
+                choices.append(c)
         card = CARDS[choices[0] if len(choices) == 1 else self.rng.choice(choices)]
         return Knock(card) if left <= view.knock_limit else Discard(card)
 

@@ -165,8 +165,8 @@ class CardSet:
     @classmethod
     def from_mask(cls, mask: int) -> CardSet:
         """The set whose bit `i` marks card index `i`."""
-        self = object.__new__(cls)
-        object.__setattr__(self, "mask", mask & FULL_MASK)
+        self = _new_object(cls)
+        _set_mask(self, mask & FULL_MASK)
         return self
 
     @classmethod
@@ -286,6 +286,11 @@ class CardSet:
 
     def __repr__(self) -> str:
         return f"CardSet({str(self)!r})"
+
+
+_new_object = object.__new__
+# The slot's own setter: building a set (every view builds a few) skips the name lookup.
+_set_mask = vars(CardSet)["mask"].__set__
 
 
 def parse_cards(text: str | Iterable[str], *, allow_duplicates: bool = False) -> CardSet:

@@ -22,7 +22,7 @@ from .actions import (
     Pass,
 )
 from .cards import CARDS, Card, CardSet, parse_card
-from .masks import knock_options, least_deadwood
+from .masks import deadwood_after_discards, least_deadwood
 from .showdown import Showdown, score_showdown
 from .variants import Rules
 
@@ -41,6 +41,9 @@ Phase = Literal["offer", "draw", "discard", "over"]
 
 DISCARDS = tuple(Discard(c) for c in CARDS)
 KNOCKS = tuple(Knock(c) for c in CARDS)
+_OFFER_LEGAL: Final = (DRAW_DISCARD, PASS)
+_DRAW_LEGAL: Final = (DRAW_STOCK, DRAW_DISCARD)
+_FORCED_LEGAL: Final = (DRAW_STOCK,)
 
 
 class IllegalActionError(ValueError):
@@ -198,6 +201,13 @@ _BY_JSON: Final = {
 }
 
 
+# The steps recorded most, by seat and card index (what `Hand._record` appends).
+_DISCARD_STEPS: Final = tuple(tuple(_STEPS[(seat, "discard", None, c)] for c in CARDS) for seat in (0, 1))
+_TAKE_STEPS: Final = tuple(tuple(_STEPS[(seat, "draw", "discard", c)] for c in CARDS) for seat in (0, 1))
+_STOCK_STEPS: Final = tuple(tuple(_STEPS[(seat, "draw", "stock", c)] for c in CARDS) for seat in (0, 1))
+_STOCK_UNSEEN: Final = tuple(_STEPS[(seat, "draw", "stock", None)] for seat in (0, 1))
+
+
 def _card_or_none(text: Any) -> Card | None:
     return None if text is None else parse_card(text)
 
@@ -281,7 +291,7 @@ class Hand:
         "knock_card",
         "takes",
         "retaken",
-        "_knock_cache",
+        "after_table",
         "seen",
     )
 
@@ -310,7 +320,9 @@ class Hand:
         self.taken = -1  # the card taken from the discard pile this turn
         self.passes = 0
         self.knock_card: int | None = None
-        self._knock_cache: dict[int, int] | None = None
+        # In the discard phase, the deadwood each discard leaves (`after_discards`), worked
+        # out once a turn for the knock options and for the player's view.
+        self.after_table: tuple[tuple[int, int], ...] | None = None
         # The hand's steps as each seat saw them (its views' history), written with each step.
         self.seen: tuple[list[PublicStep], list[PublicStep]] = ([], [])
         self.knock_limit, self.multiplier = rules.hand_terms(self.upcard)
@@ -333,14 +345,19 @@ class Hand:
         """The cards `seat` holds now."""
         return CardSet.from_mask(self.hands[seat])
 
+    def after_discards(self) -> tuple[tuple[int, int], ...]:
+        """In the discard phase: (card, least deadwood left) for each card of the hand to act,
+        lowest card first (`masks.deadwood_after_discards`); the same table for the whole turn."""
+        table = self.after_table
+        if table is None:
+            table = self.after_table = deadwood_after_discards(self.hands[self.to_act])
+        return table
+
     def knock_options(self) -> dict[int, int]:
         """In the discard phase: card index -> deadwood after knocking with it."""
-        if self._knock_cache is None:
-            options = knock_options(self.hands[self.to_act], self.knock_limit)
-            if self.taken >= 0:
-                options.pop(self.taken, None)
-            self._knock_cache = options
-        return self._knock_cache
+        limit = self.knock_limit
+        taken = self.taken
+        return {c: d for c, d in self.after_discards() if d <= limit and c != taken}
 
     def legal_masks(self) -> LegalMasks:
         """Every action the player to act may take now, as flags and card masks."""
@@ -349,10 +366,13 @@ class Hand:
             return LegalMasks(not self.forced_stock, False, True, 0, 0, False)
         if phase == "discard":
             hand = self.hands[self.to_act]
-            discards = hand if self.taken < 0 else hand & ~(1 << self.taken)
+            taken = self.taken
+            discards = hand if taken < 0 else hand & ~(1 << taken)
             knocks = 0
-            for card in self.knock_options():
-                knocks |= 1 << card
+            limit = self.knock_limit
+            for card, left in self.after_discards():
+                if left <= limit and card != taken:
+                    knocks |= 1 << card
             big_gin = self.rules.big_gin_bonus is not None and least_deadwood(hand) == 0
             return LegalMasks(False, False, False, discards, knocks, big_gin)
         if phase == "offer":
@@ -361,22 +381,25 @@ class Hand:
 
     def legal_actions(self) -> list[Action]:
         """Every action the player to act may take now, in a fixed order."""
-        legal = self.legal_masks()
-        if self.phase == "offer":
-            return [DRAW_DISCARD, PASS]
-        actions: list[Action] = []
-        if legal.draw_stock:
-            actions.append(DRAW_STOCK)
-        if legal.take_upcard:
-            actions.append(DRAW_DISCARD)
-        for mask, kinds in ((legal.discards, DISCARDS), (legal.knocks, KNOCKS)):
-            while mask:
-                low = mask & -mask
-                actions.append(kinds[low.bit_length() - 1])
-                mask ^= low
-        if legal.big_gin:
+        return list(self.legal_tuple())
+
+    def legal_tuple(self) -> tuple[Action, ...]:
+        """`legal_actions` as a tuple (what a view carries)."""
+        phase = self.phase
+        if phase == "offer":
+            return _OFFER_LEGAL
+        if phase == "draw":
+            return _FORCED_LEGAL if self.forced_stock else _DRAW_LEGAL
+        if phase == "over":
+            return ()
+        taken = self.taken
+        limit = self.knock_limit
+        table = self.after_discards()
+        actions: list[Action] = [DISCARDS[c] for c, _ in table if c != taken]
+        actions += [KNOCKS[c] for c, left in table if left <= limit and c != taken]
+        if self.rules.big_gin_bonus is not None and least_deadwood(self.hands[self.to_act]) == 0:
             actions.append(BIG_GIN)
-        return actions
+        return tuple(actions)
 
     def check(self, action: GameAction, seat: int | None = None) -> None:
         """Raise `IllegalActionError` saying why `action` is not allowed now; else return.
@@ -472,7 +495,7 @@ class Hand:
             self.hands[me] |= 1 << card
             self.forced_stock = False
             self.phase = "discard"
-            self._knock_cache = None
+            self.after_table = None
             self._record(Step(me, action, CARDS[card]))
             return
         if isinstance(action, Discard):
@@ -482,7 +505,7 @@ class Hand:
             self.discard_pile.append(card)
             self._record(Step(me, action, action.card))
             self.taken = -1
-            self._knock_cache = None
+            self.after_table = None
             if len(self.stock) <= 2 or self.retaken:
                 self.phase = "over"
                 self.result = HandResult("void", None, 0)
@@ -509,15 +532,23 @@ class Hand:
         self.steps.append(step)
         action = step.action
         seat = step.seat
-        if isinstance(action, Draw):
-            shown = PublicStep(seat, "draw", action.source, step.card)
-            other = shown if action.source == "discard" else PublicStep(seat, "draw", "stock")
-        elif isinstance(action, Pass):
+        kind = type(action)
+        if kind is Discard:
+            assert isinstance(action, Discard)
+            shown = other = _DISCARD_STEPS[seat][action.card.index]
+        elif kind is Draw:
+            assert isinstance(action, Draw)
+            card = step.card
+            if action.source == "discard":
+                assert card is not None  # a card taken from the pile is seen by both seats
+                shown = other = _TAKE_STEPS[seat][card.index]
+            else:
+                other = _STOCK_UNSEEN[seat]
+                shown = other if card is None else _STOCK_STEPS[seat][card.index]
+        elif kind is Pass:
             shown = other = PublicStep(seat, "pass")
-        elif isinstance(action, BigGin):
+        elif kind is BigGin:
             shown = other = PublicStep(seat, "big_gin")
-        elif isinstance(action, Discard):
-            shown = other = PublicStep(seat, "discard", None, action.card)
         else:  # a knock: the hand ends at once, so its card is shown
             assert isinstance(action, Knock)
             shown = other = PublicStep(seat, "knock", None, action.card)
@@ -538,7 +569,7 @@ class Hand:
             scorer = knocker if showdown.scorer == "knocker" else 1 - knocker
         self.result = HandResult(showdown.outcome, scorer, showdown.points, knocker, showdown)
         self.phase = "over"
-        self._knock_cache = None
+        self.after_table = None
 
     def copy(self) -> Hand:
         """An independent copy (for search)."""

@@ -45,6 +45,7 @@ __all__ = [
     "best_layoffs",
     "best_melds",
     "bits",
+    "deadwood_after_discards",
     "deadwood_cards",
     "forms_meld",
     "knock_options",
@@ -131,6 +132,35 @@ _SET_OPTIONS: Final = {
 }
 
 
+#: For each rank and each pattern of suits holding it (3 or 4 of them), the sets it may
+#: form as the bits each suit gives up: ``(clubs, diamonds, hearts, spades)`` per choice.
+_SET_REMOVALS: Final[tuple[dict[int, tuple[tuple[int, int, int, int], ...]], ...]] = tuple(
+    {
+        pattern: tuple(
+            ((1 << r) * (p & 1), (1 << r) * (p >> 1 & 1), (1 << r) * (p >> 2 & 1), (1 << r) * (p >> 3 & 1))
+            for p in options
+            if p
+        )
+        for pattern, options in _SET_OPTIONS.items()
+    }
+    for r in range(13)
+)
+
+
+def _set_choices(
+    c0: int, c1: int, c2: int, c3: int, sets: int
+) -> list[tuple[tuple[int, int, int, int], ...]]:
+    """For each rank of `sets`, the sets it may form (as `_SET_REMOVALS` gives them)."""
+    out: list[tuple[tuple[int, int, int, int], ...]] = []
+    while sets:
+        low = sets & -sets
+        r = low.bit_length() - 1
+        pattern = (c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3
+        out.append(_SET_REMOVALS[r][pattern])
+        sets ^= low
+    return out
+
+
 def least_deadwood(mask: int) -> int:
     """The least deadwood count any arrangement of the cards of `mask` leaves (docs/rules.md §2)."""
     c0 = mask & SUIT_BITS
@@ -138,29 +168,20 @@ def least_deadwood(mask: int) -> int:
     c2 = mask >> 26 & SUIT_BITS
     c3 = mask >> 39 & SUIT_BITS
     table = _RUN_DEADWOOD
+    best = table[c0] + table[c1] + table[c2] + table[c3]
     sets = (c0 & c1 & (c2 | c3)) | ((c0 | c1) & c2 & c3)
     if not sets:
-        return table[c0] + table[c1] + table[c2] + table[c3]
-    options = []
-    while sets:
-        low = sets & -sets
-        r = low.bit_length() - 1
+        return best
+    if not sets & (sets - 1):
+        # One rank that may form a set (the usual case): each of its sets, or none.
+        r = sets.bit_length() - 1
         pattern = (c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3
-        options.append(
-            [
-                (low if p & 1 else 0, low if p & 2 else 0, low if p & 4 else 0, low if p & 8 else 0)
-                for p in _SET_OPTIONS[pattern]
-            ]
-        )
-        sets ^= low
-    best = 1000
-    if len(options) == 1:
-        for r0, r1, r2, r3 in options[0]:
+        for r0, r1, r2, r3 in _SET_REMOVALS[r][pattern]:
             v = table[c0 & ~r0] + table[c1 & ~r1] + table[c2 & ~r2] + table[c3 & ~r3]
             if v < best:
                 best = v
         return best
-    for combo in product(*options):
+    for combo in product(*(((0, 0, 0, 0), *choice) for choice in _set_choices(c0, c1, c2, c3, sets))):
         r0 = r1 = r2 = r3 = 0
         for a, b, c, d in combo:
             r0 |= a
@@ -349,6 +370,69 @@ def best_discards(hand: int, forbid: int = -1) -> tuple[int, int]:
     return best, ties
 
 
+def deadwood_after_discards(hand: int) -> tuple[tuple[int, int], ...]:
+    """(card, least deadwood left after discarding it) for every card of `hand`, lowest card
+    first: the table a turn's knock options and a player's discard both read.
+
+    Each way of using the ranks that could form sets is priced once; discarding a card then
+    changes only its own suit's run table entry under each choice that leaves it in the hand.
+
+    >>> from ginrummy.rules import CardSet, parse_cards
+    >>> table = deadwood_after_discards(parse_cards("3S 4S 5S 6S 9C 9D 9H 9S AD KC 2D").mask)
+    >>> [(str(CardSet.from_mask(1 << c)), d) for c, d in table if d <= 4]
+    [('KC', 3)]
+    """
+    c0 = hand & SUIT_BITS
+    c1 = hand >> 13 & SUIT_BITS
+    c2 = hand >> 26 & SUIT_BITS
+    c3 = hand >> 39 & SUIT_BITS
+    table = _RUN_DEADWOOD
+    sets = (c0 & c1 & (c2 | c3)) | ((c0 | c1) & c2 & c3)
+    out: list[tuple[int, int]] = []
+    append = out.append
+    if not sets:
+        total = table[c0] + table[c1] + table[c2] + table[c3]
+        for base, pattern in ((0, c0), (13, c1), (26, c2), (39, c3)):
+            rest = total - table[pattern]
+            m = pattern
+            while m:
+                low = m & -m
+                m ^= low
+                append((base + low.bit_length() - 1, rest + table[pattern ^ low]))
+        return tuple(out)
+    # Every way of using the set ranks: the suit patterns left for runs, and their total.
+    left: list[tuple[int, int, int, int, int]] = [
+        (table[c0] + table[c1] + table[c2] + table[c3], c0, c1, c2, c3)
+    ]
+    for combo in product(*(((0, 0, 0, 0), *choice) for choice in _set_choices(c0, c1, c2, c3, sets))):
+        r0 = r1 = r2 = r3 = 0
+        for a, b, c, d in combo:
+            r0 |= a
+            r1 |= b
+            r2 |= c
+            r3 |= d
+        if r0 | r1 | r2 | r3:
+            p0, p1, p2, p3 = c0 & ~r0, c1 & ~r1, c2 & ~r2, c3 & ~r3
+            left.append((table[p0] + table[p1] + table[p2] + table[p3], p0, p1, p2, p3))
+    for s, pattern in enumerate((c0, c1, c2, c3)):
+        base = 13 * s
+        m = pattern
+        while m:
+            low = m & -m
+            m ^= low
+            # The arrangements of the hand without this card are the set choices that
+            # leave it in its suit, less the card: its set-mates keep any set without it.
+            best = 1000
+            for entry in left:
+                p = entry[s + 1]
+                if p & low:
+                    v = entry[0] - table[p] + table[p ^ low]
+                    if v < best:
+                        best = v
+            append((base + low.bit_length() - 1, best))
+    return tuple(out)
+
+
 def least_after_discard(hand: int, forbid: int = -1) -> int:
     """The least deadwood `hand` can keep after throwing one card (not `forbid`)."""
     whole = least_deadwood(hand)
@@ -448,10 +532,21 @@ def best_layoffs(melds: Sequence[int], defender: int) -> tuple[int, int, list[tu
 
     Among layoffs that leave the same deadwood, the one laying off the fewest cards.
     """
-    reachable, _ = _attach(melds, defender)
-    best: tuple[int, int, list[tuple[int, int]]] = (least_deadwood(defender), 0, [])
+    reachable, layoffs = _attach(melds, defender)
     if not reachable:
-        return best
+        return (least_deadwood(defender), 0, [])
+    rest = defender & ~reachable
+    m = reachable
+    while m:
+        low = m & -m
+        if forms_meld(low.bit_length() - 1, defender ^ low):
+            break
+        m ^= low
+    else:
+        # No card that can be laid off could meld in the defender's own hand: laying off
+        # every one of them is the one best choice (each kept card would add its points).
+        return (least_deadwood(rest), reachable, layoffs)
+    best: tuple[int, int, list[tuple[int, int]]] = (least_deadwood(defender), 0, [])
     sub = reachable
     while sub:
         attached, layoffs = _attach(melds, sub)

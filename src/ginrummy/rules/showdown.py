@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from . import masks
 from .cards import CARDS, Card, CardLike, CardSet, as_mask
-from .melds import Arrangement, all_best_arrangements, best_arrangement
+from .melds import Arrangement, best_arrangement
 from .variants import Rules
 
 __all__ = ["Layoff", "Showdown", "ShowdownError", "best_layoffs", "score_showdown"]
@@ -116,7 +116,6 @@ def score_showdown(
     if defender.bit_count() != 10:
         raise ShowdownError(f"the defender must show 10 cards, not {defender.bit_count()}")
 
-    defender_alone = best_arrangement(CardSet.from_mask(defender))
     if n == 11:
         if not rules.big_gin:
             raise ShowdownError("Big Gin is not played under these rules")
@@ -124,6 +123,7 @@ def score_showdown(
         if arrangement.deadwood:
             raise ShowdownError(f"Big Gin needs all eleven cards melded; {arrangement}")
         assert rules.big_gin_bonus is not None
+        defender_alone = best_arrangement(CardSet.from_mask(defender))
         return _final(
             "big_gin",
             "knocker",
@@ -138,17 +138,19 @@ def score_showdown(
             multiplier,
         )
 
-    candidates = all_best_arrangements(CardSet.from_mask(knocker))
-    knocker_dw = candidates[0].deadwood
+    # The arrangements are searched on masks; only the one shown becomes typed values.
+    candidates = masks.all_best_melds(knocker)
+    knocker_dw = masks.least_deadwood(knocker)
     if knocker_dw > limit:
         raise ShowdownError(f"cannot knock with {knocker_dw} deadwood; the knock limit is {limit}")
     if knocker_dw == 0:
+        defender_alone = best_arrangement(CardSet.from_mask(defender))
         return _final(
             "gin",
             "knocker",
             rules.gin_bonus + defender_alone.deadwood,
             rules.gin_bonus,
-            candidates[0],
+            _arranged(knocker, candidates[0]),
             defender_alone,
             (),
             0,
@@ -159,14 +161,14 @@ def score_showdown(
 
     # Among the knocker's least-deadwood arrangements, the one that lets the
     # defender lay off the least is the knocker's best.
-    chosen: tuple[Arrangement, int, int, list[tuple[int, int]]] | None = None
-    for arrangement in candidates:
-        melds = [m.mask for m in arrangement.melds]
+    chosen: tuple[list[int], int, int, list[tuple[int, int]]] | None = None
+    for melds in candidates:
         value, laid, layoffs = masks.best_layoffs(melds, defender)
         if chosen is None or value > chosen[1]:
-            chosen = (arrangement, value, laid, layoffs)
+            chosen = (melds, value, laid, layoffs)
     assert chosen is not None
-    arrangement, defender_dw, laid, layoffs = chosen
+    melds, defender_dw, laid, layoffs = chosen
+    arrangement = _arranged(knocker, melds)
     defender_rest = best_arrangement(CardSet.from_mask(defender & ~laid))
     layoff_objs = tuple(Layoff(CARDS[i], k) for i, k in layoffs)
     if defender_dw < knocker_dw or (defender_dw == knocker_dw and rules.undercut_on_tie):
@@ -190,6 +192,16 @@ def score_showdown(
         defender_dw,
         limit,
         multiplier,
+    )
+
+
+def _arranged(mask: int, melds: list[int]) -> Arrangement:
+    """The typed arrangement of `mask` with these melds."""
+    dead = mask
+    for m in melds:
+        dead &= ~m
+    return Arrangement(
+        tuple(CardSet.from_mask(m) for m in melds), CardSet.from_mask(dead), masks.points(dead)
     )
 
 

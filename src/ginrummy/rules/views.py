@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from .actions import Action, ActionError, action_from_json
 from .cards import CARDS, Card, CardError, CardSet, parse_card, parse_cards
 from .hand import Hand, Phase, PublicStep
+from .masks import deadwood_after_discards
 from .showdown import Layoff
 from .variants import Rules, RulesError
 
@@ -39,6 +40,19 @@ class View:
     history: tuple[PublicStep, ...]
     legal: tuple[Action, ...]
     showdown: HandEnd | None = field(default=None)
+    #: `after_discards`, when the referee has already worked it out this turn.
+    _after: tuple[tuple[int, int], ...] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def after_discards(self) -> tuple[tuple[int, int], ...]:
+        """(card index, least deadwood left after discarding it) for each card of this seat's
+        hand, lowest card first (`masks.deadwood_after_discards`): in the discard phase, the
+        same table the referee's knock options come from (the card just taken is in it too)."""
+        table = self._after
+        if table is None:
+            table = deadwood_after_discards(self.hand.mask)
+            object.__setattr__(self, "_after", table)
+        return table
 
     @property
     def upcard(self) -> Card | None:
@@ -257,20 +271,59 @@ def build_view(
     """The VIEW of `hand` for `seat`: its own cards, public cards, and nothing hidden."""
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")
-    over = hand.phase == "over"
-    return View(
-        seat=seat,
-        dealer=hand.dealer,
-        hand_number=hand_number,
-        scores=scores,
-        rules=hand.rules,
-        knock_limit=hand.knock_limit,
-        phase=hand.phase,
-        hand=CardSet.from_mask(hand.hands[seat]),
-        discard_pile=tuple(CARDS[i] for i in hand.discard_pile),
-        stock_count=len(hand.stock),
-        opponent_known=CardSet.from_mask(hand.known[1 - seat]),
-        history=tuple(hand.seen[seat]),
-        legal=tuple(hand.legal_actions()) if not over and hand.to_act == seat else (),
-        showdown=hand_end(hand, scores) if over else None,
-    )
+    # Views are built for every move of every match: the fields are set directly (the
+    # dataclass's own __init__ costs three times as much), with the same values it would set.
+    view = _new_view(View)
+    phase = hand.phase
+    _set_seat(view, seat)
+    _set_dealer(view, hand.dealer)
+    _set_hand_number(view, hand_number)
+    _set_scores(view, scores)
+    _set_rules(view, hand.rules)
+    _set_knock_limit(view, hand.knock_limit)
+    _set_phase(view, phase)
+    _set_hand(view, CardSet.from_mask(hand.hands[seat]))
+    _set_discard_pile(view, tuple(map(_card_at, hand.discard_pile)))
+    _set_stock_count(view, len(hand.stock))
+    _set_opponent_known(view, CardSet.from_mask(hand.known[1 - seat]))
+    _set_history(view, tuple(hand.seen[seat]))
+    if phase == "over":
+        _set_legal(view, ())
+        _set_showdown(view, hand_end(hand, scores))
+        _set_after(view, None)
+    elif hand.to_act == seat:
+        _set_legal(view, hand.legal_tuple())
+        _set_showdown(view, None)
+        _set_after(view, hand.after_table)
+    else:
+        _set_legal(view, ())
+        _set_showdown(view, None)
+        _set_after(view, None)
+    return view
+
+
+_new_view = object.__new__
+_card_at = CARDS.__getitem__
+
+
+def _setter(name: str) -> Any:
+    """The slot's own setter (what the dataclass's __init__ calls, without the name lookup)."""
+    assert name in View.__dataclass_fields__
+    return getattr(View, name).__set__
+
+
+_set_seat = _setter("seat")
+_set_dealer = _setter("dealer")
+_set_hand_number = _setter("hand_number")
+_set_scores = _setter("scores")
+_set_rules = _setter("rules")
+_set_knock_limit = _setter("knock_limit")
+_set_phase = _setter("phase")
+_set_hand = _setter("hand")
+_set_discard_pile = _setter("discard_pile")
+_set_stock_count = _setter("stock_count")
+_set_opponent_known = _setter("opponent_known")
+_set_history = _setter("history")
+_set_legal = _setter("legal")
+_set_showdown = _setter("showdown")
+_set_after = _setter("_after")
