@@ -24,12 +24,33 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
 
 
+def absorb(state: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
+    """The tournament page's state after `message`, as the page's `absorb` builds it: a whole
+    state replaces it, a push applies its changes."""
+    if not message.get("delta") or state is None:
+        return message
+    lines = {line["id"]: {k: v for k, v in line.items() if k != "rank"} for line in state["standings"]}
+    lines.update(message.get("lines", {}))
+    order = message.get("order", [line["id"] for line in state["standings"]])
+    return {
+        **state,
+        "now": message["now"],
+        "players_ranked": message["players_ranked"],
+        "standings": [{"rank": rank, **lines[guest]} for rank, guest in enumerate(order, start=1)],
+        "tournament": message.get("tournament", state["tournament"]),
+        "playing": message.get("playing", state["playing"]),
+        "me": message["me"] if "me" in message else state["me"],
+    }
+
+
 class Socket:
-    """A read-only socket (tournament page or spectator) keeping every frame."""
+    """A read-only socket (tournament page or spectator) keeping every frame; a tournament page's
+    pushes are applied to its state, and predicates see the state."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.frames: list[str] = []
+        self.state: dict[str, Any] | None = None
 
     @classmethod
     async def open(cls, host: str, path: str, guest: Guest | None = None) -> Socket:
@@ -46,6 +67,10 @@ class Socket:
             text = await asyncio.wait_for(self.ws.recv(), max(0.01, deadline - time.monotonic()))
             self.frames.append(text)
             message = json.loads(text)
+            if message["type"] == "pairing":
+                continue  # a player's own page hears of its next match at once; the state follows
+            if message["type"] == "tournament":
+                message = self.state = absorb(self.state, message)
             if predicate(message):
                 return message  # type: ignore[no-any-return]
 

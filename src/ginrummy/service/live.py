@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from ..rules import (
     Match,
     NotYourTurnError,
     PublicStep,
+    Rules,
     action_from_json,
     seed_commitment,
 )
@@ -79,6 +81,13 @@ class SeatInfo:
 
 # One encoder for every message: json.dumps with options builds a new one on each call.
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_texts(rules: Rules) -> tuple[str, dict[str, Any]]:
+    """The rules as JSON text and what differs from the classic preset: a tournament's matches
+    share their rules, so each is computed once (the dict is only ever read)."""
+    return _dumps(rules.to_json()), rules.changes()
 
 
 def error_message(code: str, message: str) -> str:
@@ -149,8 +158,7 @@ class LiveMatch:
         self._thinking: tuple[int, int] | None = None  # (seat, version) of a robot move in progress
         self._tasks: set[asyncio.Task[None]] = set()
         self._last_hand_cache: dict[tuple[int, int], str] = {}
-        self._rules_text = _dumps(match.rules.to_json())
-        self._rule_changes = match.rules.changes()
+        self._rules_text, self._rule_changes = _rules_texts(match.rules)
         self._history_cache: list[tuple[int, int, str]] = [(0, 0, ""), (0, 0, "")]
         self._meta_cache: list[tuple[tuple[Any, ...], str]] = [((), ""), ((), "")]  # per seat: (key, text)
         self._commitment: tuple[int, str] = (-1, "")  # (deal seed, its commitment): one sha256 per hand
