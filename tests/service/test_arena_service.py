@@ -176,6 +176,12 @@ def test_two_players_who_just_met_wait_a_little_for_someone_else(tmp_path: Path)
         await arena.wave()
         # The other match is still being played: its players may be free in a moment.
         assert not pair & set(arena.current)
+        # Rebuilt from the database (a restart), the two are still waiting to be paired.
+        row = await service.store.get_tournament(arena.id)
+        assert row is not None
+        again = ArenaLive(service, row)
+        await again.load()
+        assert pair <= set(again.waiting_since) and not pair & set(again.current)
         clock.now += REMATCH_HOLD + 1
         await arena.wave()
         # Nobody else came free: they meet again rather than wait on.
