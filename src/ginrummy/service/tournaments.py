@@ -80,6 +80,10 @@ NAME_MAX = 40
 #: loaded 2-core machine (benchmarks/bench_swiss.py), so a Swiss tournament holds at most this many.
 SWISS_MAX_PLAYERS = 256
 SWISS_MAX_ROUNDS = 15
+#: A player-made tournament starts at most this many days ahead; a start up to START_GRACE
+#: seconds ago (the form took a moment) means now.
+START_AHEAD_DAYS = 30
+START_GRACE = 60.0
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
@@ -277,6 +281,9 @@ class TournamentLive:
             for seat in match.seats
             if seat.guest_id
         }
+        # Whoever was waiting when the server stopped waits on from now: the next wave pairs them.
+        now = self.clock()
+        self.waiting_since = {g: now for g in self.players if g not in self.current}
         await self._name(list(self.players))
         await self._restand()
 
@@ -947,6 +954,27 @@ def _number(body: dict[str, Any], key: str, default: float, low: float, high: fl
     return float(value)
 
 
+def _start(body: dict[str, Any], now: float) -> float:
+    """When a player-made tournament starts: `starts_in` minutes from now or at `starts_at` (unix
+    seconds, UTC); now by default. Not in the past, at most `START_AHEAD_DAYS` ahead."""
+    if "starts_at" in body and "starts_in" in body:
+        raise BadRequest("give the start as starts_in (minutes from now) or starts_at (a time), not both")
+    if "starts_at" not in body:
+        return now + 60 * _number(body, "starts_in", 0, 0, START_AHEAD_DAYS * 24 * 60)
+    value = body["starts_at"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise BadRequest(f"starts_at must be a time in unix seconds (UTC), got {value!r}")
+    late = now - float(value)
+    if late > START_GRACE:
+        stamp = (
+            time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(float(value))) if value >= 0 else "before 1970"
+        )
+        raise BadRequest(f"starts_at is in the past ({stamp}): choose a time from now on")
+    if float(value) > now + START_AHEAD_DAYS * 86400:
+        raise BadRequest(f"starts_at is more than {START_AHEAD_DAYS} days ahead: choose an earlier time")
+    return max(now, float(value))  # a start a few seconds ago (a slow form) is now
+
+
 def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
     value = body.get(key, default)
     if not isinstance(value, bool):
@@ -1048,9 +1076,10 @@ class Tournaments:
                     self.live.pop(arena.id, None)
 
     async def create(self, creator: str, body: dict[str, Any]) -> TournamentLive:
-        """A player-made tournament. Options: format ("arena" or "swiss"), name, starts_in
-        (minutes), minutes (an arena's length) or rounds (a Swiss's), rules, turn_seconds, rated,
-        robots, listed."""
+        """A player-made tournament. Options: format ("arena" or "swiss"), name, the start as
+        starts_in (minutes from now) or starts_at (unix seconds: a date and time the page turns
+        from the creator's own time zone into UTC), minutes (an arena's length) or rounds (a
+        Swiss's), rules, turn_seconds, rated, robots, listed."""
         from .platform import parse_rules, parse_turn_seconds
 
         fmt = body.get("format", "arena")
@@ -1058,7 +1087,7 @@ class Tournaments:
             raise BadRequest(f"format must be 'arena' or 'swiss', got {fmt!r}")
         name = _clean_name(body.get("name", "Arena" if fmt == "arena" else "Swiss"))
         now = self.service.clock()
-        starts = now + 60 * _number(body, "starts_in", 0, 0, 7 * 24 * 60)
+        starts = _start(body, now)
         rounds: int | None = None
         if fmt == "swiss":
             rounds = round(_number(body, "rounds", 5, 1, SWISS_MAX_ROUNDS))
