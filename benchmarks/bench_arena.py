@@ -2,19 +2,26 @@
 
 Every player is a guest of its own (its own cookie) that joins the arena by its link, keeps the
 tournament page's WebSocket open as a browser does, and plays each match it is paired into over
-the match WebSocket: both players make their first move, then seat 0 resigns (a decided result,
-so streaks, fire and standings all move). Nobody plays a robot (an even number of people).
+the match WebSocket: both players move, then seat 0 resigns once the match is --match-seconds
+old (0: at once; a decided result, so streaks, fire and standings all move). Nobody plays a
+robot (an even number of people). The arena starts --lead seconds after it is made: every
+player must have joined and opened its page by then (the output says so if not).
 
-Printed (client clocks on the same machine as the server):
-- the first pairing wave: from the arena's start until the last player saw its first match;
+Printed, on the scripted clients' clock (they share the machine with the server, and their own
+lag is in these figures) and, for the last two, on the server's clock too (from when the match
+was stored as ended to when the server made the pairing or the push):
+- the first pairing wave: from the arena's start until the last player saw its first match
+  (and until the server paired it);
 - re-pairing: from a player's match ending until its next match reached it (a pairing message,
   or a tournament frame naming it), p50 / p99;
 - the standings broadcast: from a player's match ending until a tournament frame carrying its
   own line with that match counted reached it, p50 / p99 (pushes are deltas: a frame that leaves
   out the viewer's own part leaves it as it was);
-- matches finished, and the server's CPU seconds.
+- matches finished, and the server's and the clients' CPU seconds.
 
-    .venv/bin/python benchmarks/bench_arena.py                  # 1,000 players, 3 minutes
+    .venv/bin/python benchmarks/bench_arena.py --players 1000 --minutes 3 --match-seconds 60
+    .venv/bin/python benchmarks/bench_arena.py --players 1000 --minutes 2      # as fast as they go
+    .venv/bin/python benchmarks/bench_arena.py --src /path/to/old/checkout/src --lead 420 # before
     .venv/bin/python benchmarks/bench_arena.py --players 100 --minutes 1 --json
 """
 
@@ -56,6 +63,10 @@ class Figures:
         self.first_paired: dict[int, float] = {}  # the server's clock when it paired them
         self.repair: list[float] = []
         self.standings: list[float] = []
+        # For the same figures on the server's clock (the match's end as stored, the pairing's and
+        # the push's own time): (the match that ended, the server time the news was made).
+        self.repair_server: list[tuple[str, float]] = []
+        self.standings_server: list[tuple[str, float]] = []
         self.finished = 0
         self.errors: list[str] = []
 
@@ -112,10 +123,12 @@ async def player(
         ping_interval=None,
     )
     me: dict[str, Any] = {}
-    told: tuple[str, float] | None = None  # the newest match the page named, and when it arrived
+    # The newest match the page named: its id, when it arrived, and the server's time (a pairing's).
+    told: tuple[str, float, float | None] | None = None
     wake = asyncio.Event()
-    ends: list[float] = []  # when each match of this player ended (its final state arrived)
-    counted: list[float] = []  # when the page first showed each match counted in the player's line
+    played: list[str] = []  # the matches this player finished, in order
+    ends: list[float] = []  # when each ended (its final state arrived)
+    counted: list[tuple[float, float]] = []  # when the page first showed each counted (client, server)
 
     async def games() -> None:
         current: str | None = None
@@ -123,17 +136,20 @@ async def player(
             await wake.wait()
             wake.clear()
             while told is not None and told[0] != current:
-                current, at = told
+                current, at, server_at = told
                 if index not in figures.first_seen:
                     figures.first_seen[index] = at
                 elif ends:
                     # The pairing may reach the page before the match's own socket told its end.
                     figures.repair.append(max(0.0, at - ends[-1]))
+                    if server_at is not None:
+                        figures.repair_server.append((played[-1], server_at))
                 try:
                     ends.append(await play(host, cookie, current, length))
                 except Exception as exc:  # a failure is counted, not fatal
                     figures.errors.append(f"{type(exc).__name__}: {exc}")
                     continue
+                played.append(current)
                 figures.finished += 1
 
     game = asyncio.get_running_loop().create_task(games())
@@ -146,27 +162,45 @@ async def player(
                 break
             now = time.time()
             message = json.loads(text)
+            server_at = None
             if message.get("type") == "pairing":
                 match_id = message["match_id"]  # told at once; the standings' push follows
-                if index not in figures.first_paired:
-                    figures.first_paired[index] = message["now"]
+                server_at = message["now"]
+                figures.first_paired.setdefault(index, server_at)
             elif message.get("type") == "tournament":
                 # A push leaves "me" out when the viewer's own part did not change.
                 if "me" in message:
                     me = message["me"] or {}
-                played = (me.get("line") or {}).get("played", 0)
-                counted.extend([now] * (played - len(counted)))
+                count = (me.get("line") or {}).get("played", 0)
+                counted.extend([(now, message["now"])] * (count - len(counted)))
                 match_id = me.get("match_id")
             else:
                 continue
             if match_id and (told is None or told[0] != match_id):
-                told = (match_id, now)
+                told = (match_id, now, server_at)
                 wake.set()
     finally:
         game.cancel()
         await ws.close()
     # The standings push: from a match's end until the page showed it counted (it may come first).
-    figures.standings.extend(max(0.0, seen - end) for seen, end in zip(counted, ends, strict=False))
+    for (seen, server_seen), end, match_id in zip(counted, ends, played, strict=False):
+        figures.standings.append(max(0.0, seen - end))
+        figures.standings_server.append((match_id, server_seen))
+
+
+async def _finished_at(http: httpx.AsyncClient, match_ids: set[str]) -> dict[str, float]:
+    """When each match ended by the server's clock (read from its replay)."""
+    sem = asyncio.Semaphore(20)
+    found: dict[str, float] = {}
+
+    async def one(match_id: str) -> None:
+        async with sem:
+            response = await http.get(f"/api/matches/{match_id}/replay")
+            if response.status_code == 200 and response.json().get("finished_at") is not None:
+                found[match_id] = response.json()["finished_at"]
+
+    await asyncio.gather(*(one(m) for m in match_ids))
+    return found
 
 
 async def bench(host: str, players: int, minutes: float, lead: float, length: float) -> dict[str, Any]:
@@ -217,6 +251,12 @@ async def bench(host: str, players: int, minutes: float, lead: float, length: fl
     # Every player joined and has its page open before the start, or the first wave is not measured.
     ready = made["starts_at"] - time.time()
     await asyncio.gather(*tasks, return_exceptions=True)
+    async with httpx.AsyncClient(base_url=f"http://{host}", timeout=120) as http:
+        ended = await _finished_at(
+            http, {m for m, _ in figures.repair_server} | {m for m, _ in figures.standings_server}
+        )
+    repair_server = [at - ended[m] for m, at in figures.repair_server if m in ended]
+    standings_server = [at - ended[m] for m, at in figures.standings_server if m in ended]
     first = max(figures.first_seen.values(), default=float("nan")) - made["starts_at"]
     paired = max(figures.first_paired.values(), default=float("nan")) - made["starts_at"]
     return {
@@ -232,6 +272,10 @@ async def bench(host: str, players: int, minutes: float, lead: float, length: fl
         "standings_p50_s": round(_percentile(figures.standings, 0.5), 3),
         "standings_p99_s": round(_percentile(figures.standings, 0.99), 3),
         "standings_samples": len(figures.standings),
+        "repair_server_p50_s": round(_percentile(repair_server, 0.5), 3),
+        "repair_server_p99_s": round(_percentile(repair_server, 0.99), 3),
+        "standings_server_p50_s": round(_percentile(standings_server, 0.5), 3),
+        "standings_server_p99_s": round(_percentile(standings_server, 0.99), 3),
         "standings_mean_s": round(statistics.fmean(figures.standings), 3) if figures.standings else None,
         "errors": len(figures.errors),
         "first_errors": figures.errors[:3],
@@ -284,8 +328,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  matches finished:   {result['matches_finished']}")
     print(f"  re-pairing after a match:     p50 {result['repair_p50_s']} s, p99 {result['repair_p99_s']} s")
     print(
+        f"    on the server's clock (match stored as ended -> pairing made): p50 {result['repair_server_p50_s']} s,"
+        f" p99 {result['repair_server_p99_s']} s"
+    )
+    print(
         f"  standings broadcast latency:  p50 {result['standings_p50_s']} s, p99 {result['standings_p99_s']} s"
         f" ({result['standings_samples']} samples)"
+    )
+    print(
+        f"    on the server's clock (match stored as ended -> push made): p50 {result['standings_server_p50_s']} s,"
+        f" p99 {result['standings_server_p99_s']} s"
     )
     print(
         f"  CPU: server {result['server_cpu_s']} s, scripted clients {result['client_cpu_s']} s;"

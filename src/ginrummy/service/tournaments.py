@@ -583,7 +583,7 @@ class TournamentLive:
         ranks = self._ranks()
         top = self._ranked()[:STANDINGS_SHOWN]
         feed = self.feed
-        delta = feed.delta(
+        delta, changed = feed.delta(
             now=self.clock(),
             ranked=len(ranks),
             lines={s.guest_id: self._line_text(s) for s in top},
@@ -601,7 +601,8 @@ class TournamentLive:
                     full = _dumps(self._shared(ranks))[:-1]
                 conn.send_text(f'{full},"me":{me}}}')
             elif feed.me_sent.get(conn) == me:
-                conn.send_text(delta + "}")
+                if changed:  # nothing new for this page: nothing sent
+                    conn.send_text(delta + "}")
             else:
                 conn.send_text(f'{delta},"me":{me}}}')
             feed.me_sent[conn] = me
@@ -635,13 +636,14 @@ class PageFeed:
     changed meanwhile is missed); every push after that is a delta: `order` (the ids of the lines
     shown, best first) when it changed, `lines` (by id, without the rank) for the lines that
     changed, `tournament` and `playing` when they changed, and `me` when the viewer's own part
-    changed. Every push reaches every open page in order (a page too slow to keep up is closed,
-    reopens and starts again from a whole state), so a page that applies each delta to what it
-    has shows what the server would send whole.
+    changed; a page for which nothing changed is sent nothing. Every push reaches every open page
+    in order (a page too slow to keep up is closed, reopens and starts again from a whole state),
+    so a page that applies each delta to what it has shows what the server would send whole.
     """
 
     def __init__(self) -> None:
         self.order: list[str] = []
+        self.ranked = 0
         self.lines: dict[str, str] = {}
         self.summary = ""
         self.playing = ""
@@ -663,23 +665,28 @@ class PageFeed:
             if not pages:
                 del self.pages[guest_id or ""]
 
-    def delta(self, *, now: float, ranked: int, lines: dict[str, str], summary: str, playing: str) -> str:
-        """The delta message since the last push, without its closing brace; remembers this one."""
+    def delta(
+        self, *, now: float, ranked: int, lines: dict[str, str], summary: str, playing: str
+    ) -> tuple[str, bool]:
+        """The delta message since the last push, without its closing brace, and whether anything
+        every page shows changed; remembers this push."""
         parts = ['{"type":"tournament","delta":true,"now":', _dumps(now), ',"players_ranked":', str(ranked)]
+        size = len(parts)
+        if ranked != self.ranked:
+            parts.append("")  # counted as a change; the count is in every push
         order = list(lines)
         if order != self.order:
             parts += [',"order":', _dumps(order)]
-        changed = [
-            f"{_dumps(guest)}:{text}" for guest, text in lines.items() if self.lines.get(guest) != text
-        ]
-        if changed:
-            parts += [',"lines":{', ",".join(changed), "}"]
+        news = [f"{_dumps(guest)}:{text}" for guest, text in lines.items() if self.lines.get(guest) != text]
+        if news:
+            parts += [',"lines":{', ",".join(news), "}"]
         if summary != self.summary:
             parts += [',"tournament":', summary]
         if playing != self.playing:
             parts += [',"playing":', playing]
-        self.order, self.lines, self.summary, self.playing = order, lines, summary, playing
-        return "".join(parts)
+        self.order, self.lines, self.ranked = order, lines, ranked
+        self.summary, self.playing = summary, playing
+        return "".join(parts), len(parts) > size
 
 
 class ArenaLive(TournamentLive):
