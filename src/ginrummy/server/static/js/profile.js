@@ -47,7 +47,10 @@ function render(p) {
       h("div", { class: "hint" }, r.provisional ? t("profile.provisional") : t("profile.rated_games", { n: r.games })),
     ),
     h("h2", {}, t("profile.history")),
-    p.history.length ? ratingChart(p.history, { formatDay: day }) : h("p", { class: "hint", id: "no-history" }, t("profile.no_history")),
+    // Drawn at about the width it is shown at, so its labels stay readable on a phone.
+    p.history.length
+      ? ratingChart(p.history, { formatDay: day, width: Math.round(Math.min(640, Math.max(300, root.clientWidth || 640))) })
+      : h("p", { class: "hint", id: "no-history" }, t("profile.no_history")),
     h("h2", {}, t("profile.statistics")),
     h(
       "div",

@@ -1,9 +1,9 @@
 // One tournament: countdown, live standings over a WebSocket, join / pause / withdraw, your next
 // pairing (the page goes to the match as soon as it is made), the matches in play to watch, the winner.
 import { api, describeError, parseJson } from "./api.js";
-import { formatNumber, t } from "./i18n.js";
+import { formatDate, formatNumber, t } from "./i18n.js";
 import { countdown } from "./compete.js";
-import { copyText, h, startPage, toast } from "./ui.js";
+import { copyText, fill, h, startPage, toast } from "./ui.js";
 
 await startPage("tournaments");
 const root = document.getElementById("tournament");
@@ -110,7 +110,7 @@ function standingsTable(data) {
         {},
         h("th", {}, t("board.rank")),
         h("th", {}, t("board.player")),
-        h("th", {}, t("tournament.sheet")),
+        h("th", { class: "sheet" }, t("tournament.sheet")),
         h("th", { class: "num" }, t("tournament.score")),
         swiss
           ? [h("th", { class: "num tb", title: t("tournament.buchholz") }, t("tournament.buchholz")), h("th", { class: "num tb sb" }, t("tournament.sonneborn_berger"))]
@@ -150,7 +150,8 @@ function render(data) {
   const winner = tour.winner
     ? h("p", { class: "winner", id: "t-winner" }, "\u2605 ", t("tournament.winner", { name: tour.winner.name }))
     : null;
-  root.replaceChildren(
+  fill(
+    root,
     h("h1", { id: "t-title" }, tour.name),
     h(
       "p",
@@ -165,6 +166,8 @@ function render(data) {
     ),
     swiss && tour.round ? h("p", { class: "round", id: "t-round" }, t("tournament.round_of", { n: tour.round, total: tour.rounds })) : null,
     phase === "round" ? null : h("p", { class: "ends", dataset: { phase } }, phase === "finished" ? t("tournament.finished") : [t(`tournament.${phase}`), " ", clock]),
+    // The start in the viewer's own time, beside the countdown.
+    tour.status === "created" ? h("p", { class: "hint", id: "t-starts-at" }, t("tournament.starts_on", { when: formatDate(tour.starts_at) })) : null,
     winner,
     h("div", { class: "row" }, buttons),
     me && me.joined && !me.match_id && tour.status === "started" && !me.paused ? h("p", { class: "hint", id: "t-waiting" }, t("tournament.waiting_pairing")) : null,
