@@ -580,17 +580,20 @@ class LiveMatch:
             self._robots_observe()
         if self.match.result is not None:
             self.status = "over"
+            final = self.match.result.to_json()
+            stored: dict[str, Any] | None = final
             try:
                 await self.service.store.finish_match(
                     self.id,
-                    self.match.result.to_json(),
+                    final,
                     now,
                     self.service.outcome_of(self.match, self.seat_rows(), self.rated, now),
                 )
             except StoreError:
                 # The log holds the final action: the next start marks the match finished.
                 log.exception("match %s: could not mark the match finished", self.id)
-            self.service.finished(self)
+                stored = None
+            self.service.finished(self, stored, now)
         self.broadcast()
         self.reschedule()
 
@@ -796,15 +799,17 @@ class LiveMatch:
         self.status = "over"
         now = self.last_activity = self.clock()
         outcome = self.service.ended_outcome(self, winner, now) if winner is not None else None
+        stored: dict[str, Any] | None = self.ending
         try:
             await self.service.store.finish_match(self.id, self.ending, now, outcome)
         except StoreError:
             log.exception("match %s: could not store its early end", self.id)
+            stored = None
         for timer in self._abandon.values():
             timer.cancel()
         self._abandon.clear()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.service.finished(self)
+        self.service.finished(self, stored, now)
         self.broadcast()

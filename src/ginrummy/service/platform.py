@@ -626,10 +626,11 @@ class GameService:
             rate=rating_update(GAME, lines, finished_at) if rated else None,
         )
 
-    def finished(self, live: LiveMatch) -> None:
-        """A match just ended."""
+    def finished(self, live: LiveMatch, result: dict[str, Any] | None, finished_at: float) -> None:
+        """A match just ended: `result` as stored with it at `finished_at` (None: it could not be
+        stored; the next start finishes it from its log)."""
         if live.tournament_id is not None:
-            self.tournaments.match_over(live.tournament_id, live.id)
+            self.tournaments.match_over(live.tournament_id, live.id, result, finished_at)
         log.info("match %s finished after %d actions", live.id, live.version)
 
     def release(self, live: LiveMatch) -> None:

@@ -29,7 +29,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .errors import BadRequest, Forbidden, NotFound
@@ -64,14 +64,14 @@ WATCH_SHOWN = 24
 #: to BROADCAST_PAGES open pages, longer with more (every page gets every push), at most
 #: BROADCAST_MOST.
 BROADCAST_EVERY = 0.25
-BROADCAST_PAGES = 500
+BROADCAST_PAGES = 1000
 BROADCAST_MOST = 1.0
 #: An arena pairs again this long after a match ends (and every `tournament_interval` anyway):
 #: whoever finishes meanwhile is paired in the same wave.
 PAIR_SOON = 0.25
 #: Two players who just met are paired again at once only when nobody else could be free soon;
 #: otherwise they wait up to this long for someone else.
-REMATCH_HOLD = 2.0
+REMATCH_HOLD = 1.0
 #: An odd player out waits this long before a robot plays it (when the arena allows robots).
 ROBOT_AFTER = 3.0
 ROBOT_RATINGS = {"novice": 1100, "casual": 1400, "skilled": 1600, "advanced": 1800, "expert": 2000}
@@ -84,6 +84,8 @@ SWISS_MAX_ROUNDS = 15
 #: seconds ago (the form took a moment) means now.
 START_AHEAD_DAYS = 30
 START_GRACE = 60.0
+#: The shortest pause between waves while a tournament is about to start.
+START_SLACK = 0.1
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
@@ -237,9 +239,11 @@ def arena_pairs(
 
 
 class TournamentLive:
-    """One running tournament: the only object that pairs its players (under `lock`).
+    """One running tournament: the only object that pairs its players.
 
-    What arenas and Swiss tournaments share: players joining, pausing and withdrawing, starting
+    `lock` keeps a player's joining, pausing and withdrawing, and a Swiss round's pairing, one at
+    a time; an arena's waves need no lock (see `ArenaLive.wave`). What arenas and Swiss
+    tournaments share: players joining, pausing and withdrawing, starting
     matches, and pushing the page's state to every socket watching.
     """
 
@@ -374,8 +378,7 @@ class TournamentLive:
         )
 
     async def _opened(self, rows: list[MatchRow]) -> None:
-        """Matches of the tournament were stored: note who plays them and open them. Call with
-        `lock` held."""
+        """Matches of the tournament were stored: note who plays them and open them."""
         await self.service.open_new(rows, self.names)
         self._tell_paired(rows)
         for row in rows:
@@ -389,25 +392,29 @@ class TournamentLive:
                 players = ", ".join(s.guest_id or f"robot:{s.robot_level}" for s in row.seats)
                 log.info("tournament %s: match %s for %s", self.id, row.id, players)
 
-    async def match_over(self, match_id: str) -> None:
-        """A tournament match ended: its players wait for the next pairing; standings change."""
-        async with self.lock:
-            fresh = await self.service.store.get_match(match_id)
-            if fresh is None or fresh.status != "over":
-                return
-            self.matches[match_id] = fresh
-            now = self.clock()
-            for seat in fresh.seats:
-                if seat.guest_id:
-                    self._texts.pop(seat.guest_id, None)
-                if seat.guest_id and self.current.get(seat.guest_id) == match_id:
+    def ended(self, match_id: str, result: dict[str, Any] | None, finished_at: float) -> None:
+        """A tournament match ended, with `result` stored at `finished_at` (None: not stored, it
+        counts once a restart has finished it): its players wait for the next pairing, and the
+        standings count it. Nothing is read back: the tournament made the match's row itself."""
+        row = self.matches.get(match_id)
+        if row is None:
+            return
+        if result is not None:
+            row = self.matches[match_id] = replace(row, status="over", result=result, finished_at=finished_at)
+        now = self.clock()
+        for seat in row.seats:
+            if seat.guest_id:
+                self._texts.pop(seat.guest_id, None)
+                if self.current.get(seat.guest_id) == match_id:
                     del self.current[seat.guest_id]
                     self.waiting_since[seat.guest_id] = now
-            await self._counted(fresh)
+        if result is not None:
+            self._counted(row)
         self.broadcast()
 
-    async def _counted(self, match: MatchRow) -> None:
-        """A finished match reaches the standings. Call with `lock` held."""
+    def _counted(self, match: MatchRow) -> None:
+        """A finished match reaches the standings (no waiting: it runs between two awaits of any
+        wave, which never touches the players of a match being played)."""
         raise NotImplementedError
 
     async def _set_status(self, status: str, *, ends_at: float | None = None) -> None:
@@ -703,6 +710,7 @@ class ArenaLive(TournamentLive):
         self.last_opponent: dict[str, str | None] = {}
         self.table = ArenaTable(row.ends_at)
         self._pair_due: asyncio.TimerHandle | None = None
+        self._pairing: set[str] = set()  # players of a wave whose matches are being written
 
     @property
     def standings(self) -> list[Standing]:
@@ -734,14 +742,25 @@ class ArenaLive(TournamentLive):
     async def _joined(self, player: TournamentPlayer) -> None:
         self.table.add_player(player.guest_id, player.joined_at)
 
-    async def _counted(self, match: MatchRow) -> None:
+    def _counted(self, match: MatchRow) -> None:
         self.table.count(match)
         self._pair_soon()
 
     def _pair_soon(self) -> None:
         """Pair again shortly: whoever finishes meanwhile is paired in the same wave."""
-        if self._pair_due is None and self.row.status == "started":
-            self._pair_due = asyncio.get_running_loop().call_later(PAIR_SOON, self._pair_now)
+        self._pair_in(PAIR_SOON)
+
+    def _pair_in(self, delay: float) -> None:
+        """A wave in `delay` seconds, unless one is due sooner."""
+        if self.row.status != "started":
+            return
+        loop = asyncio.get_running_loop()
+        due = self._pair_due
+        if due is not None:
+            if due.when() <= loop.time() + delay:
+                return
+            due.cancel()
+        self._pair_due = loop.call_later(max(0.0, delay), self._pair_now)
 
     def _pair_now(self) -> None:
         self._pair_due = None
@@ -758,32 +777,48 @@ class ArenaLive(TournamentLive):
             return
         if self.row.status != "started":
             return
-        async with self.lock:
-            rank = self.table.ranks()
-            waiting = [g for g in self._active() if g not in self.current and g in self.waiting_since]
-            waiting.sort(key=lambda g: (rank.get(g, len(rank) + 1), g))
-            pairs, odd = arena_pairs(waiting, self.last_opponent)
-            others_playing = len(self.current) > 0
-            starts: list[tuple[str, str | None]] = []
-            for a, b in pairs:
-                rematch = self.last_opponent.get(a) == b or self.last_opponent.get(b) == a
-                waited = now - max(self.waiting_since.get(a, now), self.waiting_since.get(b, now))
-                if rematch and others_playing and waited < REMATCH_HOLD:
-                    continue  # someone else may be free in a moment: wait for them a little
-                starts.append((a, b))
-            if odd is not None and row.robots and now - self.waiting_since.get(odd, now) >= ROBOT_AFTER:
+        # Chosen without waiting on anything, then written: a wave in flight never holds up the
+        # next one (it leaves out the players being paired), nor a match's end.
+        rank = self.table.ranks()
+        waiting = [
+            g
+            for g in self._active()
+            if g not in self.current and g in self.waiting_since and g not in self._pairing
+        ]
+        waiting.sort(key=lambda g: (rank.get(g, len(rank) + 1), g))
+        pairs, odd = arena_pairs(waiting, self.last_opponent)
+        others_playing = len(self.current) > 0
+        starts: list[tuple[str, str | None]] = []
+        for a, b in pairs:
+            rematch = self.last_opponent.get(a) == b or self.last_opponent.get(b) == a
+            waited = now - max(self.waiting_since.get(a, now), self.waiting_since.get(b, now))
+            if rematch and others_playing and waited < REMATCH_HOLD:
+                # Someone else may be free in a moment: wait for them a little, and no longer.
+                self._pair_in(REMATCH_HOLD - waited)
+                continue
+            starts.append((a, b))
+        if odd is not None and row.robots:
+            alone = now - self.waiting_since.get(odd, now)
+            if alone >= ROBOT_AFTER:
                 starts.append((odd, None))
-            if not starts:
-                return
-            ratings = await self._ratings([g for pair in starts for g in pair if g is not None])
+            else:
+                self._pair_in(ROBOT_AFTER - alone)
+        if not starts:
+            return
+        chosen = {g for pair in starts for g in pair if g is not None}
+        self._pairing |= chosen
+        try:
+            ratings = await self._ratings(sorted(chosen))
             rows = [self._match_row(self._seats(a, b, ratings)) for a, b in starts]
             await self.service.store.create_matches(rows)
-            for match in rows:
-                ids = [s.guest_id or f"robot:{s.robot_level}" for s in match.seats]
-                for seat in match.seats:
-                    if seat.guest_id:
-                        self.last_opponent[seat.guest_id] = ids[1 - seat.seat]
-            await self._opened(rows)
+        finally:
+            self._pairing -= chosen  # paired now, or free to be paired again if the write failed
+        for match in rows:
+            ids = [s.guest_id or f"robot:{s.robot_level}" for s in match.seats]
+            for seat in match.seats:
+                if seat.guest_id:
+                    self.last_opponent[seat.guest_id] = ids[1 - seat.seat]
+        await self._opened(rows)
         self.broadcast()
 
     def _winner(self) -> str | None:
@@ -822,6 +857,7 @@ class SwissLive(TournamentLive):
         self.byes: list[tuple[int, str]] = []
         self.cells: dict[str, list[Cell]] = {}
         self.standings: list[SwissStanding] = []
+        self.ratings: dict[str, float] = {}  # the players' ratings as last read (the last tie-break)
         self.next_round_at: float | None = None
 
     @property
@@ -833,16 +869,20 @@ class SwissLive(TournamentLive):
         await super().load()
 
     async def _restand(self) -> None:
-        ratings = await self._ratings()
+        self.ratings = await self._ratings()
+        self._recount()
+
+    def _recount(self) -> None:
+        """The cells and standings again from the matches and byes (the ratings as last read)."""
         self._texts.clear()
         self.cells = swiss_cells(list(self.matches.values()), self.byes, list(self.players), self.row.round)
-        self.standings = swiss_standings(self.cells, list(self.players.values()), ratings)
+        self.standings = swiss_standings(self.cells, list(self.players.values()), self.ratings)
 
     async def _joined(self, player: TournamentPlayer) -> None:
         await self._restand()
 
-    async def _counted(self, match: MatchRow) -> None:
-        await self._restand()
+    def _counted(self, match: MatchRow) -> None:
+        self._recount()  # a few hundred players at most: counted again whole
 
     def _may_join(self, guest_id: str) -> None:
         super()._may_join(guest_id)
@@ -1067,9 +1107,21 @@ class Tournaments:
             rounds=config.daily_swiss_rounds if swiss else None,
         )
 
+    def _pause(self) -> float:
+        """Seconds until the next wave: `tournament_interval`, or less when a tournament starts
+        sooner (its first wave runs at its start, not up to a whole interval after)."""
+        interval = self.service.config.tournament_interval
+        now = self.service.clock()
+        soonest = min(
+            (t.row.starts_at for t in self.live.values() if t.row.status == "created"), default=None
+        )
+        if soonest is None:
+            return interval
+        return min(interval, max(START_SLACK, soonest - now))
+
     async def _run(self) -> None:
         while True:
-            await asyncio.sleep(self.service.config.tournament_interval)
+            await asyncio.sleep(self._pause())
             try:
                 await self.schedule_daily()
             except Exception:
@@ -1140,8 +1192,9 @@ class Tournaments:
         rows = await self.service.store.tournaments(("created", "started"), listed_only=True)
         return [(await self._open(row)).summary() for row in rows]
 
-    def match_over(self, tournament_id: str, match_id: str) -> None:
+    def match_over(
+        self, tournament_id: str, match_id: str, result: dict[str, Any] | None, finished_at: float
+    ) -> None:
         arena = self.live.get(tournament_id)
         if arena is not None:
-            task = asyncio.get_running_loop().create_task(arena.match_over(match_id))
-            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+            arena.ended(match_id, result, finished_at)
