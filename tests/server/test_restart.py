@@ -37,8 +37,11 @@ def _command() -> list[str]:
 
 
 @contextmanager
-def serve(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """A real `ginrummy serve` process; yields once it answers. SIGKILLed at the end if still alive."""
+def serve(
+    data_dir: Path, port: int, extra: dict[str, str] | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A real `ginrummy serve` process (`extra`: more settings); yields once it answers.
+    SIGKILLed at the end if still alive."""
     env = {
         **os.environ,
         "GINRUMMY_DATA_DIR": str(data_dir),
@@ -46,6 +49,7 @@ def serve(data_dir: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
         "GINRUMMY_RATE_LIMIT": "1000/1000",
         "GINRUMMY_HTTP_RATE_LIMIT": "0",
         "GINRUMMY_TURN_SECONDS": "0",
+        **(extra or {}),
     }
     env.pop("DATABASE_URL", None)
     env.pop("GINRUMMY_SECRET", None)  # the secret is generated once and must survive the restart

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
+from server_helpers import live_server, new_guest, run
 
 from ginrummy.server import Settings, SettingsError
 
@@ -25,6 +27,8 @@ def test_defaults_use_an_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
     assert settings.server_options()["proxy_headers"] is False  # no forwarded header is believed
     assert settings.redis_url is None and settings.node_name is None  # one process: no cluster
     assert (settings.lease_seconds, settings.heartbeat_seconds, settings.call_timeout) == (3, 1, 5)
+    assert settings.daily_arena_hours == (0, 6, 12, 18) and settings.daily_swiss_hours == (3, 15)
+    assert settings.server_options()["ws_per_message_deflate"] is False
 
 
 def test_every_variable_is_read() -> None:
@@ -53,6 +57,9 @@ def test_every_variable_is_read() -> None:
             "GINRUMMY_LEASE_SECONDS": "6",
             "GINRUMMY_HEARTBEAT_SECONDS": "1.5",
             "GINRUMMY_CALL_TIMEOUT": "3",
+            "GINRUMMY_DAILY_ARENA_HOURS": "21, 9",
+            "GINRUMMY_DAILY_SWISS_HOURS": "none",
+            "GINRUMMY_WS_DEFLATE": "yes",
         }
     )
     assert settings.redis_url == "redis://cache:6379/2" and settings.node_name == "web-2"
@@ -69,6 +76,8 @@ def test_every_variable_is_read() -> None:
     assert settings.forwarded_allow_ips == ("10.0.0.5", "192.168.0.0/16")
     assert settings.server_options()["proxy_headers"] is True
     assert settings.server_options()["forwarded_allow_ips"] == "10.0.0.5,192.168.0.0/16"
+    assert settings.daily_arena_hours == (9, 21) and settings.daily_swiss_hours == ()
+    assert settings.server_options()["ws_per_message_deflate"] is True
     assert (
         Settings.from_env({"DATABASE_URL": "sqlite://", "GINRUMMY_HTTP_RATE_LIMIT": "0"}).http_per_minute == 0
     )
@@ -96,9 +105,41 @@ def test_every_variable_is_read() -> None:
         ("GINRUMMY_LEASE_SECONDS", "0.1", "at least"),
         ("GINRUMMY_HEARTBEAT_SECONDS", "5", "shorter than GINRUMMY_LEASE_SECONDS"),
         ("GINRUMMY_CALL_TIMEOUT", "0", "at least"),
+        ("GINRUMMY_DAILY_ARENA_HOURS", "6,24", "from 0 to 23"),
+        ("GINRUMMY_DAILY_ARENA_HOURS", "noon", "from 0 to 23"),
+        ("GINRUMMY_DAILY_SWISS_HOURS", "3,15,3", "hour 3 twice"),
+        ("GINRUMMY_DAILY_SWISS_HOURS", "3;15", "separated by commas"),
+        ("GINRUMMY_WS_DEFLATE", "maybe", "1 or 0"),
     ],
 )
 def test_bad_values_are_refused_with_the_variable_named(name: str, value: str, words: str) -> None:
     with pytest.raises(SettingsError, match=name) as error:
         Settings.from_env({"DATABASE_URL": "sqlite://", name: value})
     assert words in str(error.value)
+
+
+def test_the_daily_hours_reach_the_schedule(tmp_path: Path) -> None:
+    """Other hours than the defaults: the server schedules its daily tournaments at those."""
+    settings = Settings.from_env(
+        {
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'daily.sqlite3'}",
+            "GINRUMMY_DAILY_ARENA_HOURS": "5",
+            "GINRUMMY_DAILY_SWISS_HOURS": "11,23",
+        }
+    )
+
+    async def body() -> None:
+        guest = await new_guest(host)
+        status, data = await guest.request("GET", "/api/tournaments")
+        assert status == 200
+        daily = {t["id"]: t for t in data["tournaments"] if t["id"].startswith("daily-")}
+        arenas = [t for t in daily.values() if t["format"] == "arena"]
+        swiss = [t for t in daily.values() if t["format"] == "swiss"]
+        # The next 24 hours hold the 05:00 arena and the 11:00 and 23:00 Swiss tournaments (the
+        # day's own too within the hour after its start); nothing at the default hours.
+        assert arenas and all(t["id"].endswith("-05") for t in arenas)
+        assert {time.gmtime(t["starts_at"]).tm_hour for t in arenas} == {5}
+        assert {time.gmtime(t["starts_at"]).tm_hour for t in swiss} == {11, 23}
+
+    with live_server(settings) as host:
+        run(body)

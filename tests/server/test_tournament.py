@@ -24,12 +24,33 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
 
 
+def absorb(state: dict[str, Any] | None, message: dict[str, Any]) -> dict[str, Any]:
+    """The tournament page's state after `message`, as the page's `absorb` builds it: a whole
+    state replaces it, a push applies its changes."""
+    if not message.get("delta") or state is None:
+        return message
+    lines = {line["id"]: {k: v for k, v in line.items() if k != "rank"} for line in state["standings"]}
+    lines.update(message.get("lines", {}))
+    order = message.get("order", [line["id"] for line in state["standings"]])
+    return {
+        **state,
+        "now": message["now"],
+        "players_ranked": message["players_ranked"],
+        "standings": [{"rank": rank, **lines[guest]} for rank, guest in enumerate(order, start=1)],
+        "tournament": message.get("tournament", state["tournament"]),
+        "playing": message.get("playing", state["playing"]),
+        "me": message["me"] if "me" in message else state["me"],
+    }
+
+
 class Socket:
-    """A read-only socket (tournament page or spectator) keeping every frame."""
+    """A read-only socket (tournament page or spectator) keeping every frame; a tournament page's
+    pushes are applied to its state, and predicates see the state."""
 
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.frames: list[str] = []
+        self.state: dict[str, Any] | None = None
 
     @classmethod
     async def open(cls, host: str, path: str, guest: Guest | None = None) -> Socket:
@@ -46,6 +67,10 @@ class Socket:
             text = await asyncio.wait_for(self.ws.recv(), max(0.01, deadline - time.monotonic()))
             self.frames.append(text)
             message = json.loads(text)
+            if message["type"] == "pairing":
+                continue  # a player's own page hears of its next match at once; the state follows
+            if message["type"] == "tournament":
+                message = self.state = absorb(self.state, message)
             if predicate(message):
                 return message  # type: ignore[no-any-return]
 
@@ -238,6 +263,31 @@ def test_a_swiss_by_link_plays_its_rounds_without_rematches_and_names_a_winner(h
     run_closing(body)
 
 
+def test_a_tournament_starts_at_a_chosen_time_in_utc_not_in_the_past_nor_too_far_ahead(host: str) -> None:
+    async def body() -> None:
+        guest = await new_guest(host)
+        at = time.time() + 5 * 86400 + 0.5  # the page sends its local date and time as UTC seconds
+        status, made = await guest.request("POST", "/api/tournaments", {"starts_at": at, "minutes": 45})
+        assert status == 200 and made["starts_at"] == at and made["ends_at"] == at + 45 * 60
+        status, data = await guest.request("GET", f"/api/tournaments/{made['id']}")
+        assert status == 200 and data["tournament"]["status"] == "created"
+        # A moment ago (the form took a while): it starts now.
+        status, made = await guest.request("POST", "/api/tournaments", {"starts_at": time.time() - 5})
+        assert status == 200 and made["starts_at"] >= time.time() - 5
+        for bad, reason in (
+            ({"starts_at": time.time() - 3600}, "in the past"),
+            ({"starts_at": time.time() + 31 * 86400}, "more than 30 days ahead"),
+            ({"starts_at": "tomorrow"}, "unix seconds"),
+            ({"starts_at": True}, "unix seconds"),
+            ({"starts_at": time.time() + 60, "starts_in": 5}, "not both"),
+            ({"starts_in": 31 * 24 * 60}, "starts_in must be"),
+        ):
+            status, data = await guest.request("POST", "/api/tournaments", bad)
+            assert status == 400 and reason in data["error"]["message"], (bad, data)
+
+    run_closing(body)
+
+
 def test_bad_tournaments_are_refused(host: str) -> None:
     async def body() -> None:
         guest = await new_guest(host)
@@ -316,4 +366,90 @@ def test_sigkill_mid_tournament_loses_no_result_and_pairing_resumes(tmp_path: An
         await page.ws.close()
 
     with serve(tmp_path, port):
+        run_closing(after_restart)
+
+
+async def decide(a: Guest, b: Guest, match_id: str, loser: Guest | None, *, moves: int = 0) -> None:
+    """`a` and `b` play `match_id` until both have moved and `moves` more moves are made, then
+    `loser` resigns (a decided result at once); with `loser` None the match is left being played."""
+    tables = [await a.connect(match_id), await b.connect(match_id)]
+    for table in tables:
+        await table.until(lambda m: m["type"] == "state")
+    made = 0
+    while True:
+        version = max(t.state["version"] for t in tables if t.state is not None)
+        states = [await t.state_at_least(version) for t in tables]
+        if not states[0]["match"]["abortable"]:  # both have moved
+            if made >= moves:
+                break
+            made += 1
+        seat = next(i for i, state in enumerate(states) if state["view"]["legal"])
+        await tables[seat].act(states[seat]["view"]["legal"][0], version=states[seat]["version"])
+        for table in tables:
+            await table.state_at_least(version + 1)
+    if loser is not None:
+        table = tables[0 if loser is a else 1]
+        await table.send({"type": "resign"})
+        await table.until(lambda m: m["type"] == "state" and m["match"]["status"] == "over")
+    for table in tables:
+        await table.close()
+
+
+@pytest.mark.slow  # two server processes started one after the other: about a minute on a loaded machine
+def test_sigkill_mid_swiss_round_loses_no_result_and_the_next_round_is_paired(tmp_path: Any) -> None:
+    from test_restart import _free_port, serve
+
+    port = _free_port()
+    host = f"127.0.0.1:{port}"
+    fast = {"GINRUMMY_SWISS_ROUND_GAP": "0.5"}
+
+    async def before_kill() -> tuple[str, list[str], str]:
+        guests = [await new_guest(host) for _ in range(4)]
+        body = {"format": "swiss", "rounds": 2, "starts_in": 0.05, "robots": False}
+        status, made = await guests[0].request("POST", "/api/tournaments", body)
+        assert status == 200
+        tid = made["id"]
+        for guest in guests:
+            assert (await guest.request("POST", f"/api/tournaments/{tid}/join"))[0] == 200
+        page = await Socket.open(host, f"/ws/t/{tid}")
+        paired = await page.until(lambda m: m["tournament"]["round"] == 1 and len(m["playing"]) == 2)
+        mine = {}
+        for guest in guests:
+            mine[guest] = (await guest.request("GET", f"/api/tournaments/{tid}"))[1]["me"]["match_id"]
+        first, second = (p["id"] for p in paired["playing"])
+        a, b = [g for g in guests if mine[g] == first]
+        c, d = [g for g in guests if mine[g] == second]
+        await decide(a, b, first, loser=b)  # over: a's point is stored
+        await page.until(lambda m: sum(line["played"] for line in m["standings"]) == 2)
+        await decide(c, d, second, loser=None, moves=2)  # still being played when the server dies
+        await page.ws.close()
+        return tid, [str(g.cookie) for g in (a, b, c, d)], second
+
+    with serve(tmp_path, port, fast) as process:
+        tid, cookies, running = run(before_kill)
+        while _open:
+            _open.pop()  # closed by before_kill itself
+        process.send_signal(9)  # SIGKILL: no shutdown code runs
+        process.wait(timeout=30)
+
+    async def after_restart() -> None:
+        a, b, c, d = (Guest(host, cookie) for cookie in cookies)
+        ids = {g: (await g.me())["id"] for g in (a, b, c, d)}
+        status, state = await a.request("GET", f"/api/tournaments/{tid}")
+        assert status == 200 and state["tournament"]["status"] == "started"
+        assert state["tournament"]["round"] == 1
+        lines = {line["id"]: line for line in state["standings"]}
+        assert lines[ids[a]]["score"] == 1 and lines[ids[a]]["sheet"] == ["1"]  # no result lost
+        assert lines[ids[b]]["sheet"] == ["0"] and lines[ids[c]]["sheet"] == ["*"]
+        assert (await c.request("GET", f"/api/tournaments/{tid}"))[1]["me"]["match_id"] == running
+        page = await Socket.open(host, f"/ws/t/{tid}")
+        await decide(c, d, running, loser=c)
+        # The round is over: the next one is paired after the gap, and nobody meets again.
+        second = await page.until(lambda m: m["tournament"]["round"] == 2 and len(m["playing"]) == 2)
+        assert sum(line["played"] for line in second["standings"]) == 4
+        now = {g: (await g.request("GET", f"/api/tournaments/{tid}"))[1]["me"]["match_id"] for g in ids}
+        assert now[a] != now[b] and now[c] != now[d] and len(set(now.values())) == 2
+        await page.ws.close()
+
+    with serve(tmp_path, port, fast):
         run_closing(after_restart)

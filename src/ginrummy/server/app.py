@@ -99,6 +99,8 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
                 robot_delay=settings.robot_delay,
                 grace_seconds=settings.grace_seconds,
                 swiss_round_gap=settings.swiss_round_gap,
+                daily_arena_hours=settings.daily_arena_hours,
+                daily_swiss_hours=settings.daily_swiss_hours,
                 default_turn_seconds=settings.turn_seconds,
                 robot_time_budget=settings.robot_time_budget,
             ),

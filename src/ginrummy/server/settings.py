@@ -41,6 +41,12 @@ Environment variables (all optional):
 - ``GINRUMMY_ALLOWED_ORIGINS``: comma-separated origins (``https://cards.example``) whose pages may
   open the match WebSocket. Unset: only pages of the host the socket was opened on (behind a proxy
   that rewrites the Host header, list the public origin here).
+- ``GINRUMMY_DAILY_ARENA_HOURS``: the UTC hours the daily arenas start at, comma-separated
+  whole hours 0-23 (default ``0,6,12,18``; ``none``: no daily arena).
+- ``GINRUMMY_DAILY_SWISS_HOURS``: the UTC hours the daily Swiss tournaments start at (default
+  ``3,15``; ``none``: no daily Swiss).
+- ``GINRUMMY_WS_DEFLATE``: ``1`` to compress WebSocket messages (permessage-deflate): less
+  traffic, much more server CPU (default off).
 - ``GINRUMMY_LOG_LEVEL``: ``debug``, ``info`` (default), ``warning``...
 - ``REDIS_URL``: ``redis://host:6379/0`` makes this process one of a cluster (docs/deploy.md): many
   ``ginrummy serve`` processes on one PostgreSQL, each live match owned by one process through a
@@ -66,6 +72,10 @@ from typing import Any
 __all__ = ["Settings", "SettingsError"]
 
 
+DAILY_ARENA_HOURS = (0, 6, 12, 18)  # UTC
+DAILY_SWISS_HOURS = (3, 15)
+
+
 class SettingsError(ValueError):
     """An environment variable with a value the server cannot use."""
 
@@ -81,6 +91,16 @@ def _float(env: Mapping[str, str], name: str, default: float, minimum: float = 0
     if value < minimum or value != value:
         raise SettingsError(f"{name} must be at least {minimum}, got {text!r}")
     return value
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    """``1`` / ``true`` / ``yes`` (on) or ``0`` / ``false`` / ``no`` / unset (off)."""
+    text = env.get(name, "").strip().lower()
+    if text in ("1", "true", "yes"):
+        return True
+    if text in ("", "0", "false", "no"):
+        return False
+    raise SettingsError(f"{name} must be 1 or 0 (true/false, yes/no), got {text!r}")
 
 
 def _http_limit(text: str) -> tuple[float, int]:
@@ -113,6 +133,27 @@ def _pair(env: Mapping[str, str], name: str, default: str, meaning: str) -> tupl
     return a, float(b)
 
 
+def _hours(env: Mapping[str, str], name: str, default: tuple[int, ...]) -> tuple[int, ...]:
+    """Comma-separated UTC hours (``0,6,12,18``), each once, or ``none``; in increasing order."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if text.lower() == "none":
+        return ()
+    example = ",".join(str(h) for h in default) or "3,15"
+    hours: list[int] = []
+    for item in (part.strip() for part in text.split(",")):
+        if not (item.isascii() and item.isdigit()) or not 0 <= int(item) <= 23:
+            raise SettingsError(
+                f"{name} must list whole UTC hours from 0 to 23 separated by commas (e.g. {example}) "
+                f"or none, got {item!r} in {text!r}"
+            )
+        if int(item) in hours:
+            raise SettingsError(f"{name} lists the hour {int(item)} twice: {text!r}")
+        hours.append(int(item))
+    return tuple(sorted(hours))
+
+
 def _networks(text: str) -> tuple[str, ...]:
     """Comma-separated addresses or networks (or ``*``), checked."""
     found = []
@@ -142,6 +183,8 @@ class Settings:
     turn_seconds: int | None = 60
     grace_seconds: float = 30.0
     swiss_round_gap: float = 10.0
+    daily_arena_hours: tuple[int, ...] = DAILY_ARENA_HOURS
+    daily_swiss_hours: tuple[int, ...] = DAILY_SWISS_HOURS
     rate_per_second: float = 20.0
     rate_burst: int = 40
     sockets_per_guest: int = 8
@@ -158,6 +201,7 @@ class Settings:
     db_timeout: float = 5.0
     cookie_secure: bool = False
     allowed_origins: tuple[str, ...] = ()
+    ws_deflate: bool = False
     log_level: str = "info"
     redis_url: str | None = None
     node_name: str | None = None
@@ -180,6 +224,11 @@ class Settings:
             "forwarded_allow_ips": ",".join(trusted) if trusted else "",
             # The app answers frames over max_message with an error; far larger ones are cut off here.
             "ws_max_size": max(65536, self.max_message * 4),
+            # Compressing every message costs the event loop more than anything else a busy
+            # tournament does (a third of the server's CPU in benchmarks/bench_arena.py); the
+            # messages are small (a table's state is a few KB, a tournament push a few hundred
+            # bytes), so it is off unless the operator turns it on.
+            "ws_per_message_deflate": self.ws_deflate,
         }
 
     @classmethod
@@ -235,6 +284,8 @@ class Settings:
             turn_seconds=int(turn) or None,
             grace_seconds=_float(env, "GINRUMMY_GRACE_SECONDS", 30.0),
             swiss_round_gap=_float(env, "GINRUMMY_SWISS_ROUND_GAP", 10.0),
+            daily_arena_hours=_hours(env, "GINRUMMY_DAILY_ARENA_HOURS", DAILY_ARENA_HOURS),
+            daily_swiss_hours=_hours(env, "GINRUMMY_DAILY_SWISS_HOURS", DAILY_SWISS_HOURS),
             rate_per_second=rate,
             rate_burst=burst,
             sockets_per_guest=int(sockets[0]),
@@ -255,6 +306,7 @@ class Settings:
                 for o in env.get("GINRUMMY_ALLOWED_ORIGINS", "").split(",")
                 if o.strip()
             ),
+            ws_deflate=_flag(env, "GINRUMMY_WS_DEFLATE"),
             log_level=env.get("GINRUMMY_LOG_LEVEL", "").strip().lower() or "info",
             redis_url=redis_url,
             node_name=node_name,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from ..rules import (
     Match,
     NotYourTurnError,
     PublicStep,
+    Rules,
     action_from_json,
     seed_commitment,
 )
@@ -109,6 +111,13 @@ class SeatInfo:
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
+@functools.lru_cache(maxsize=64)
+def _rules_texts(rules: Rules) -> tuple[str, dict[str, Any]]:
+    """The rules as JSON text and what differs from the classic preset: a tournament's matches
+    share their rules, so each is computed once (the dict is only ever read)."""
+    return _dumps(rules.to_json()), rules.changes()
+
+
 def error_message(code: str, message: str) -> str:
     """The {"type": "error"} message text (always encodable, whatever the message quotes)."""
     return _dumps({"type": "error", "code": code, "message": encodable(message)})
@@ -180,8 +189,7 @@ class LiveMatch:
         self._thinking: tuple[int, int] | None = None  # (seat, version) of a robot move in progress
         self._tasks: set[asyncio.Task[None]] = set()
         self._last_hand_cache: dict[tuple[int, int], str] = {}
-        self._rules_text = _dumps(match.rules.to_json())
-        self._rule_changes = match.rules.changes()
+        self._rules_text, self._rule_changes = _rules_texts(match.rules)
         self._history_cache: list[tuple[int, int, str]] = [(0, 0, ""), (0, 0, "")]
         self._meta_cache: list[tuple[tuple[Any, ...], str]] = [((), ""), ((), "")]  # per seat: (key, text)
         self._commitment: tuple[int, str] = (-1, "")  # (deal seed, its commitment): one sha256 per hand
@@ -638,17 +646,20 @@ class LiveMatch:
             self._robots_observe()
         if self.match.result is not None:
             self.status = "over"
+            final = self.match.result.to_json()
+            stored: dict[str, Any] | None = final
             try:
                 await self.service.store.finish_match(
                     self.id,
-                    self.match.result.to_json(),
+                    final,
                     now,
                     self.service.outcome_of(self.match, self.seat_rows(), self.rated, now),
                 )
             except StoreError:
                 # The log holds the final action: the next start marks the match finished.
                 log.exception("match %s: could not mark the match finished", self.id)
-            self.service.finished(self)
+                stored = None
+            self.service.finished(self, stored, now)
         self.broadcast()
         self.reschedule()
 
@@ -854,15 +865,17 @@ class LiveMatch:
         self.status = "over"
         now = self.last_activity = self.clock()
         outcome = self.service.ended_outcome(self, winner, now) if winner is not None else None
+        stored: dict[str, Any] | None = self.ending
         try:
             await self.service.store.finish_match(self.id, self.ending, now, outcome)
         except StoreError:
             log.exception("match %s: could not store its early end", self.id)
+            stored = None
         for timer in self._abandon.values():
             timer.cancel()
         self._abandon.clear()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.service.finished(self)
+        self.service.finished(self, stored, now)
         self.broadcast()

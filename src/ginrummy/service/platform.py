@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import json
 import logging
 import secrets
 import time
@@ -73,7 +75,7 @@ class ServiceConfig:
     restore_seconds: float = 3600.0
     pairing_interval: float = 1.0  # seconds between quick-pairing waves
     tournament_interval: float = 1.0  # seconds between a tournament's pairing waves
-    daily_hours: tuple[int, ...] = (0, 6, 12, 18)  # UTC hours the daily arenas start at
+    daily_arena_hours: tuple[int, ...] = (0, 6, 12, 18)  # UTC hours the daily arenas start at
     daily_minutes: float = 60.0
     daily_target: int = 100
     daily_swiss_hours: tuple[int, ...] = (3, 15)  # UTC hours the daily Swiss tournaments start at
@@ -575,13 +577,23 @@ class GameService:
         finally:
             del self._loading[match_id]
 
+    async def open_new(self, rows: list[MatchRow], names: dict[str, str]) -> None:
+        """Open matches just stored (a tournament's pairing): nothing to read back, no action yet.
+
+        `names`: the players' names (who is missing is read from the store).
+        """
+        for row in rows:
+            await self._load(row, names=names, fresh=True)
+
     @staticmethod
     def fresh_match(row: MatchRow) -> Match:
         """The match of `row` at its start: its rules and deals, no action played."""
-        return Match(Rules.from_json(row.rules), seed=row.seed, deal_bits=row.deal_bits)
+        return Match(_stored_rules(_dumps(row.rules)), seed=row.seed, deal_bits=row.deal_bits)
 
-    async def _rebuild(self, row: MatchRow) -> tuple[Match, int]:
+    async def _rebuild(self, row: MatchRow, *, fresh: bool = False) -> tuple[Match, int]:
         match = self.fresh_match(row)
+        if fresh:
+            return match, 0
         events = await self.store.events(row.id)
         for expected, event in enumerate(events, start=1):
             if event.seq != expected:
@@ -604,14 +616,17 @@ class GameService:
         found = await self.store.get_guests(list(wanted.values())) if wanted else {}
         return {seat: found[gid].name if gid in found else "Guest" for seat, gid in wanted.items()}
 
-    async def _load(self, row: MatchRow, names: dict[str, str] | None = None) -> LiveMatch:
+    async def _load(
+        self, row: MatchRow, names: dict[str, str] | None = None, *, fresh: bool = False
+    ) -> LiveMatch:
+        """A live match for `row`, rebuilt from its log (`fresh`: just stored, so it has none)."""
         existing = self.live.get(row.id)
         if existing is not None:
             return existing
         if self.ownership is not None:
             # The lease first, then the log: from here on no other process can append to it.
             await self.ownership.claim(row.id)
-        match, version = await self._rebuild(row)
+        match, version = await self._rebuild(row, fresh=fresh)
         wanted = [s.guest_id for s in row.seats if s.guest_id is not None and s.guest_id not in (names or {})]
         found = {g.id: g.name for g in (await self.store.get_guests(wanted)).values()} if wanted else {}
         names = {**(names or {}), **found}
@@ -689,10 +704,11 @@ class GameService:
             rate=rating_update(game, lines, finished_at) if rated else None,
         )
 
-    def finished(self, live: LiveMatch) -> None:
-        """A match just ended."""
+    def finished(self, live: LiveMatch, result: dict[str, Any] | None, finished_at: float) -> None:
+        """A match just ended: `result` as stored with it at `finished_at` (None: it could not be
+        stored; the next start finishes it from its log)."""
         if live.tournament_id is not None:
-            self.tournaments.match_over(live.tournament_id, live.id)
+            self.tournaments.match_over(live.tournament_id, live.id, result, finished_at)
         self.challenges.match_over(live)
         log.info("match %s finished after %d actions", live.id, live.version)
 
@@ -904,6 +920,15 @@ class GameService:
         if account is None:
             raise NotFound(f"no player named {name!r}")
         return await self.profile(account.guest_id, game)
+
+
+_dumps = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
+
+
+@functools.lru_cache(maxsize=256)
+def _stored_rules(text: str) -> Rules:
+    """The rules a match was stored with: a tournament's matches share theirs, parsed once."""
+    return Rules.from_json(json.loads(text))
 
 
 def _showdown_json(showdown: HandEnd | None) -> dict[str, Any] | None:

@@ -94,6 +94,10 @@ class SeatRow:
     seat: int
     guest_id: str | None = None
     robot_level: str | None = None
+    #: The seat's rating when the match was made (tournament matches: a robot's is its level's):
+    #: the arena's performance tie-break counts it, so the standings rebuilt after a restart are
+    #: the ones kept up to date before.
+    rating: float | None = None
 
     @property
     def empty(self) -> bool:
@@ -314,6 +318,10 @@ class Store(Protocol):
         ...
 
     async def create_match(self, match: MatchRow) -> None: ...
+
+    async def create_matches(self, matches: list[MatchRow]) -> None:
+        """Store several matches in one transaction (an arena's pairing wave): all or none."""
+        ...
 
     async def get_match(self, match_id: str) -> MatchRow | None: ...
 

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .errors import BadRequest, Forbidden, NotFound
@@ -41,6 +43,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ArenaLive",
+    "ArenaTable",
+    "PageFeed",
     "Standing",
     "SwissLive",
     "TournamentLive",
@@ -57,15 +61,31 @@ log = logging.getLogger("ginrummy.service")
 STANDINGS_SHOWN = 100
 WATCH_SHOWN = 24
 #: Changes within this many seconds are pushed to the pages together: a quarter of a second up
-#: to 100 open pages, longer with more (every page gets every push), at most 2 s.
+#: to BROADCAST_PAGES open pages, longer with more (every page gets every push), at most
+#: BROADCAST_MOST.
 BROADCAST_EVERY = 0.25
-BROADCAST_MOST = 2.0
+BROADCAST_PAGES = 1000
+BROADCAST_MOST = 1.0
+#: An arena pairs again this long after a match ends (and every `tournament_interval` anyway):
+#: whoever finishes meanwhile is paired in the same wave.
+PAIR_SOON = 0.25
+#: Two players who just met are paired again at once only when nobody else could be free soon;
+#: otherwise they wait up to this long for someone else.
+REMATCH_HOLD = 1.0
+#: An odd player out waits this long before a robot plays it (when the arena allows robots).
+ROBOT_AFTER = 3.0
 ROBOT_RATINGS = {"novice": 1100, "casual": 1400, "skilled": 1600, "advanced": 1800, "expert": 2000}
 NAME_MAX = 40
 #: A Swiss round is paired by the FIDE Dutch system in Python: about 6 s for 200 players on a
 #: loaded 2-core machine (benchmarks/bench_swiss.py), so a Swiss tournament holds at most this many.
 SWISS_MAX_PLAYERS = 256
 SWISS_MAX_ROUNDS = 15
+#: A player-made tournament starts at most this many days ahead; a start up to START_GRACE
+#: seconds ago (the form took a moment) means now.
+START_AHEAD_DAYS = 30
+START_GRACE = 60.0
+#: The shortest pause between waves while a tournament is about to start.
+START_SLACK = 0.1
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
@@ -87,35 +107,59 @@ class Standing:
     def performance(self) -> float:
         return self.performance_sum / self.played if self.played else 0.0
 
+    @property
+    def order(self) -> tuple[float, float, float, str]:
+        """Its place: more points first, then the better performance, then who joined first."""
+        return (-self.score, -self.performance, self.joined_at, self.guest_id)
 
-def arena_standings(
-    matches: list[MatchRow],
-    players: list[TournamentPlayer],
-    ratings: dict[str, float],
-    *,
-    until: float,
-) -> list[Standing]:
-    """The standings from the finished matches (in the order they finished, up to `until`)."""
-    table = {p.guest_id: Standing(p.guest_id, joined_at=p.joined_at) for p in players}
-    done = sorted(
-        (m for m in matches if m.status == "over" and m.finished_at is not None and m.finished_at <= until),
-        key=lambda m: (m.finished_at or 0.0, m.id),
-    )
-    for match in done:
+
+def _seat_rating(seat: SeatRow, ratings: dict[str, float]) -> float:
+    """A seat's rating when its match was made; `ratings` for matches stored without it."""
+    if seat.rating is not None:
+        return seat.rating
+    if seat.guest_id:
+        return ratings.get(seat.guest_id, 1500.0)
+    return float(ROBOT_RATINGS.get(seat.robot_level or "", 1500))
+
+
+class ArenaTable:
+    """An arena's standings, kept up to date one finished match at a time.
+
+    Each player's line depends only on its own matches in the order they finished (a player is
+    in one match at a time), so counting each match as it ends gives the table that counting all
+    of them from the database does after a restart. The ranking is sorted again only when asked
+    for after a change.
+    """
+
+    def __init__(self, until: float) -> None:
+        self.until = until
+        self.lines: dict[str, Standing] = {}
+        self.counted: set[str] = set()
+        self._ranked: list[Standing] | None = []
+        self._ranks: dict[str, int] = {}
+
+    def add_player(self, guest_id: str, joined_at: float) -> None:
+        if guest_id not in self.lines:
+            self.lines[guest_id] = Standing(guest_id, joined_at=joined_at)
+            self._ranked = None
+
+    def count(self, match: MatchRow, ratings: dict[str, float] | None = None) -> bool:
+        """Add a finished match to its players' lines (once); False when it counts for nothing
+        (not over, aborted, finished after the clock, counted already)."""
+        if match.status != "over" or match.finished_at is None or match.finished_at > self.until:
+            return False
+        if match.id in self.counted:
+            return False
+        self.counted.add(match.id)
         result = match.result or {}
         if result.get("ended") == "aborted":
-            continue
+            return False
         winner = result.get("winner")
         for seat in match.seats:
-            line = table.get(seat.guest_id or "")
+            line = self.lines.get(seat.guest_id or "")
             if line is None:
                 continue
-            other = match.seats[1 - seat.seat]
-            opponent = (
-                ratings.get(other.guest_id, 1500.0)
-                if other.guest_id
-                else ROBOT_RATINGS.get(other.robot_level or "", 1500)
-            )
+            opponent = _seat_rating(match.seats[1 - seat.seat], ratings or {})
             if winner == seat.seat:
                 points, bonus = 2, 500.0
                 line.won += 1
@@ -133,7 +177,39 @@ def arena_standings(
             line.played += 1
             line.performance_sum += opponent + bonus
             line.sheet.append(points)
-    return sorted(table.values(), key=lambda s: (-s.score, -s.performance, s.joined_at, s.guest_id))
+        self._ranked = None
+        return True
+
+    def ranked(self) -> list[Standing]:
+        """Every line, best first."""
+        if self._ranked is None:
+            self._ranked = sorted(self.lines.values(), key=lambda s: s.order)
+            self._ranks = {s.guest_id: rank for rank, s in enumerate(self._ranked, start=1)}
+        return self._ranked
+
+    def ranks(self) -> dict[str, int]:
+        """Each player's rank (1 for the first)."""
+        self.ranked()
+        return self._ranks
+
+
+def arena_standings(
+    matches: list[MatchRow],
+    players: list[TournamentPlayer],
+    ratings: dict[str, float],
+    *,
+    until: float,
+) -> list[Standing]:
+    """The standings from the finished matches (in the order they finished, up to `until`);
+    `ratings` stand in for seats stored without their rating."""
+    table = ArenaTable(until)
+    for player in players:
+        table.add_player(player.guest_id, player.joined_at)
+    for match in sorted(
+        (m for m in matches if m.finished_at is not None), key=lambda m: (m.finished_at or 0.0, m.id)
+    ):
+        table.count(match, ratings)
+    return table.ranked()
 
 
 def arena_pairs(
@@ -144,10 +220,10 @@ def arena_pairs(
     Each player takes the nearest player below in the standings, skipping the opponent of its
     last match while another choice exists; nobody is in two pairs, nobody meets itself.
     """
-    free = list(dict.fromkeys(waiting))
+    free = deque(dict.fromkeys(waiting))
     pairs = []
     while len(free) >= 2:
-        first = free.pop(0)
+        first = free.popleft()
         choice = next(
             (
                 i
@@ -156,14 +232,18 @@ def arena_pairs(
             ),
             0,
         )
-        pairs.append((first, free.pop(choice)))
+        second = free[choice]
+        del free[choice]
+        pairs.append((first, second))
     return pairs, (free[0] if free else None)
 
 
 class TournamentLive:
-    """One running tournament: the only object that pairs its players (under `lock`).
+    """One running tournament: the only object that pairs its players.
 
-    What arenas and Swiss tournaments share: players joining, pausing and withdrawing, starting
+    `lock` keeps a player's joining, pausing and withdrawing, and a Swiss round's pairing, one at
+    a time; an arena's waves need no lock (see `ArenaLive.wave`). What arenas and Swiss
+    tournaments share: players joining, pausing and withdrawing, starting
     matches, and pushing the page's state to every socket watching.
     """
 
@@ -176,8 +256,13 @@ class TournamentLive:
         self.waiting_since: dict[str, float] = {}
         self.names: dict[str, str] = {}
         self.conns: dict[Connection, str | None] = {}  # socket -> the guest watching (None: nobody signed)
-        self.matches: list[MatchRow] = []
+        self.matches: dict[str, MatchRow] = {}  # by id, in the order they were made
         self._push_due: asyncio.TimerHandle | None = None
+        self.feed = PageFeed()
+        #: Each player's line as JSON text (without its rank) while it has not changed: a push
+        #: encodes only the lines that changed, and builds the viewers' own parts from these.
+        self._texts: dict[str, str] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def id(self) -> str:
@@ -191,26 +276,35 @@ class TournamentLive:
         """Rebuild everything from the database (at start, after a restart)."""
         store = self.service.store
         self.players = {p.guest_id: p for p in await store.tournament_players(self.id)}
-        self.matches = await store.tournament_matches(self.id)
+        found = await store.tournament_matches(self.id)
+        self.matches = {m.id: m for m in sorted(found, key=lambda m: (m.created_at, m.id))}
         self.current = {
             seat.guest_id: match.id
-            for match in self.matches
+            for match in self.matches.values()
             if match.status != "over"
             for seat in match.seats
             if seat.guest_id
         }
+        # Whoever was waiting when the server stopped waits on from now: the next wave pairs them.
+        now = self.clock()
+        self.waiting_since = {g: now for g in self.players if g not in self.current}
+        await self._name(list(self.players))
         await self._restand()
 
-    async def _ratings(self) -> dict[str, float]:
-        store = self.service.store
-        ids = list(self.players)
-        ratings = {g: r.rating for g, r in (await store.get_ratings(ids, GAME)).items()} if ids else {}
-        missing = [g for g in ids if g not in self.names]
+    async def _name(self, guest_ids: list[str]) -> None:
+        """Learn the names of those players whose names are not known yet."""
+        missing = [g for g in guest_ids if g not in self.names]
         if missing:
-            self.names.update({g.id: g.name for g in (await store.get_guests(missing)).values()})
-        return ratings
+            self.names.update({g.id: g.name for g in (await self.service.store.get_guests(missing)).values()})
+
+    async def _ratings(self, guest_ids: list[str] | None = None) -> dict[str, float]:
+        """The current ratings of `guest_ids` (every player by default); 1500 for the unrated."""
+        ids = list(self.players) if guest_ids is None else guest_ids
+        found = await self.service.store.get_ratings(ids, GAME) if ids else {}
+        return {g: found[g].rating if g in found else 1500.0 for g in ids}
 
     async def _restand(self) -> None:
+        """Compute the standings again from the matches (after loading, and at the end)."""
         raise NotImplementedError
 
     # -- players -----------------------------------------------------------------------
@@ -230,8 +324,13 @@ class TournamentLive:
             self.players[guest_id] = player
             self.names[guest_id] = name
             self.waiting_since[guest_id] = self.clock()
-            await self._restand()
+            self._texts.pop(guest_id, None)
+            await self._joined(player)
         self.broadcast()
+
+    async def _joined(self, player: TournamentPlayer) -> None:
+        """A player joined (or came back): give it a line. Call with `lock` held."""
+        raise NotImplementedError
 
     async def set_state(self, guest_id: str, *, withdrawn: bool, paused: bool) -> None:
         """Withdraw (leave for good; rejoining is possible) or pause (not paired until resumed)."""
@@ -242,6 +341,7 @@ class TournamentLive:
             player = TournamentPlayer(guest_id, old.joined_at, withdrawn, paused)
             await self.service.store.set_tournament_player(self.id, player)
             self.players[guest_id] = player
+            self._texts.pop(guest_id, None)
             if not (withdrawn or paused):
                 self.waiting_since[guest_id] = self.clock()
         self.broadcast()
@@ -251,16 +351,20 @@ class TournamentLive:
 
     # -- matches ------------------------------------------------------------------------
 
-    async def _seats(self, first: str, second: str | None) -> tuple[SeatRow, SeatRow]:
-        """The seats of a match between two people (in random seats) or one and a robot of its strength."""
+    def _seats(self, first: str, second: str | None, ratings: dict[str, float]) -> tuple[SeatRow, SeatRow]:
+        """The seats of a match between two people (in random seats) or one and a robot of its
+        strength, each with its rating now (`ratings`: the people's)."""
         from .platform import robot_level_for  # one home for the rating -> robot level choice
 
         if second is None:
-            rating = (await self.service.boards.rating_of(first))["rating"]
-            return SeatRow(0, first), SeatRow(1, robot_level=robot_level_for(rating))
+            level = robot_level_for(ratings[first])
+            return (
+                SeatRow(0, first, rating=ratings[first]),
+                SeatRow(1, robot_level=level, rating=float(ROBOT_RATINGS[level])),
+            )
         if secrets.randbelow(2):
             first, second = second, first
-        return SeatRow(0, first), SeatRow(1, second)
+        return SeatRow(0, first, rating=ratings[first]), SeatRow(1, second, rating=ratings[second])
 
     def _match_row(self, seats: tuple[SeatRow, SeatRow], round_number: int | None = None) -> MatchRow:
         return self.service.new_match_row(
@@ -274,31 +378,45 @@ class TournamentLive:
             round=round_number,
         )
 
-    async def _opened(self, row: MatchRow) -> None:
-        """A match of the tournament was stored: note who plays it and open it. Call with `lock` held."""
-        self.matches.append(row)
+    async def _opened(self, rows: list[MatchRow]) -> None:
+        """Matches of the tournament were stored: note who plays them and open them."""
+        await self.service.open_new(rows, self.names)
+        self._tell_paired(rows)
+        for row in rows:
+            self.matches[row.id] = row
+            for seat in row.seats:
+                if seat.guest_id:
+                    self.current[seat.guest_id] = row.id
+                    self.waiting_since.pop(seat.guest_id, None)
+                    self._texts.pop(seat.guest_id, None)
+            if log.isEnabledFor(logging.INFO):
+                players = ", ".join(s.guest_id or f"robot:{s.robot_level}" for s in row.seats)
+                log.info("tournament %s: match %s for %s", self.id, row.id, players)
+
+    def ended(self, match_id: str, result: dict[str, Any] | None, finished_at: float) -> None:
+        """A tournament match ended, with `result` stored at `finished_at` (None: not stored, it
+        counts once a restart has finished it): its players wait for the next pairing, and the
+        standings count it. Nothing is read back: the tournament made the match's row itself."""
+        row = self.matches.get(match_id)
+        if row is None:
+            return
+        if result is not None:
+            row = self.matches[match_id] = replace(row, status="over", result=result, finished_at=finished_at)
+        now = self.clock()
         for seat in row.seats:
             if seat.guest_id:
-                self.current[seat.guest_id] = row.id
-                self.waiting_since.pop(seat.guest_id, None)
-        await self.service.get_live(row.id)
-        players = ", ".join(s.guest_id or f"robot:{s.robot_level}" for s in row.seats)
-        log.info("tournament %s: match %s for %s", self.id, row.id, players)
-
-    async def match_over(self, match_id: str) -> None:
-        """A tournament match ended: its players wait for the next pairing; standings change."""
-        async with self.lock:
-            fresh = await self.service.store.get_match(match_id)
-            if fresh is None:
-                return
-            self.matches = [fresh if m.id == match_id else m for m in self.matches]
-            now = self.clock()
-            for guest, current in list(self.current.items()):
-                if current == match_id:
-                    del self.current[guest]
-                    self.waiting_since[guest] = now
-            await self._restand()
+                self._texts.pop(seat.guest_id, None)
+                if self.current.get(seat.guest_id) == match_id:
+                    del self.current[seat.guest_id]
+                    self.waiting_since[seat.guest_id] = now
+        if result is not None:
+            self._counted(row)
         self.broadcast()
+
+    def _counted(self, match: MatchRow) -> None:
+        """A finished match reaches the standings (no waiting: it runs between two awaits of any
+        wave, which never touches the players of a match being played)."""
+        raise NotImplementedError
 
     async def _set_status(self, status: str, *, ends_at: float | None = None) -> None:
         await self.service.store.set_tournament_status(self.id, status, ends_at=ends_at)
@@ -312,6 +430,17 @@ class TournamentLive:
 
     async def wave(self) -> None:
         raise NotImplementedError
+
+    def _task(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run `coroutine` in a task of its own, kept until done; a failure is logged."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("tournament %s: a task failed", self.id, exc_info=task.exception())
 
     # -- what pages see ---------------------------------------------------------------
 
@@ -338,29 +467,48 @@ class TournamentLive:
             "url": f"/t/{row.id}",
         }
 
-    def _lines(self) -> list[dict[str, Any]]:
+    def _ranked(self) -> list[Any]:
+        """The standings, best first: values with a `guest_id`, for `_line`."""
         raise NotImplementedError
 
-    def _all_lines(self) -> dict[str, dict[str, Any]]:
-        lines = {}
-        for line in self._lines():
-            player = self.players.get(line["id"])
-            line["withdrawn"] = bool(player and player.withdrawn)
-            line["paused"] = bool(player and player.paused)
-            line["playing"] = line["id"] in self.current
-            lines[line["id"]] = line
-        return lines
+    def _ranks(self) -> dict[str, int]:
+        return {s.guest_id: rank for rank, s in enumerate(self._ranked(), start=1)}
 
-    def _shared(self, lines: dict[str, dict[str, Any]]) -> dict[str, Any]:
-        """What every viewer gets: the first lines, the best-placed matches to watch, the clock."""
-        rank = {guest: line["rank"] for guest, line in lines.items()}
+    def _fields_of(self, standing: Any) -> dict[str, Any]:
+        """The format's own fields of a line (score, sheet, tie-breaks)."""
+        raise NotImplementedError
+
+    def _line_body(self, standing: Any) -> dict[str, Any]:
+        """A line of the standings without its rank (a push gives the order instead)."""
+        guest = standing.guest_id
+        player = self.players.get(guest)
+        return {
+            "id": guest,
+            "name": self.names.get(guest, "Guest"),
+            **self._fields_of(standing),
+            "withdrawn": bool(player and player.withdrawn),
+            "paused": bool(player and player.paused),
+            "playing": guest in self.current,
+        }
+
+    def _line(self, standing: Any, rank: int) -> dict[str, Any]:
+        return {"rank": rank, **self._line_body(standing)}
+
+    def _line_text(self, standing: Any) -> str:
+        """`_line_body` as JSON text, encoded again only after the line changed."""
+        text = self._texts.get(standing.guest_id)
+        if text is None:
+            text = self._texts[standing.guest_id] = _dumps(self._line_body(standing))
+        return text
+
+    def _playing(self, ranks: dict[str, int]) -> list[dict[str, Any]]:
+        """The matches of the best-placed players, to watch."""
         in_play: dict[str, int] = {}
         for guest, match_id in self.current.items():
-            in_play[match_id] = min(in_play.get(match_id, 1 << 30), rank.get(guest, 1 << 30))
-        by_id = {m.id: m for m in self.matches if m.id in in_play}
+            in_play[match_id] = min(in_play.get(match_id, 1 << 30), ranks.get(guest, 1 << 30))
         live = []
-        for match_id in sorted(in_play, key=lambda m: (in_play[m], m))[:WATCH_SHOWN]:
-            m = by_id.get(match_id)
+        for match_id in heapq.nsmallest(WATCH_SHOWN, in_play, key=lambda m: (in_play[m], m)):
+            m = self.matches.get(match_id)
             if m is None:
                 continue
             names = [
@@ -368,80 +516,256 @@ class TournamentLive:
                 for s in m.seats
             ]
             live.append({"id": match_id, "names": names, "watch": f"/watch/{match_id}"})
+        return live
+
+    def _shared(self, ranks: dict[str, int]) -> dict[str, Any]:
+        """What every viewer gets: the first lines, the best-placed matches to watch, the clock."""
+        ranked = self._ranked()
         return {
             "type": "tournament",
             "tournament": self.summary(),
             "now": self.clock(),
-            "standings": list(lines.values())[:STANDINGS_SHOWN],
-            "players_ranked": len(lines),
-            "playing": live,
+            "standings": [self._line(s, rank) for rank, s in enumerate(ranked[:STANDINGS_SHOWN], start=1)],
+            "players_ranked": len(ranked),
+            "playing": self._playing(ranks),
         }
 
-    def _me(self, guest_id: str | None, lines: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    def _me(self, guest_id: str | None, ranks: dict[str, int]) -> dict[str, Any] | None:
         """The viewer's own part: joined or not, its match, its rank and its line."""
         if guest_id is None or guest_id not in self.players:
             return None
         player = self.players[guest_id]
-        line = lines.get(guest_id)
+        rank = ranks.get(guest_id)
+        line = self._line(self._ranked()[rank - 1], rank) if rank is not None else None
         return {
             "joined": not player.withdrawn,
             "paused": player.paused,
             "match_id": self.current.get(guest_id),
-            "rank": line["rank"] if line else None,
+            "rank": rank,
             "line": line,
         }
 
+    def _me_text(self, guest_id: str | None, ranks: dict[str, int]) -> str:
+        """`_me` as JSON text, spliced from the line's text (a push builds one for every viewer)."""
+        if guest_id is None or guest_id not in self.players:
+            return "null"
+        player = self.players[guest_id]
+        rank = ranks.get(guest_id)
+        match_id = self.current.get(guest_id)
+        if rank is None:
+            line = "null"
+        else:
+            line = f'{{"rank":{rank},{self._line_text(self._ranked()[rank - 1])[1:]}'
+        return "".join(
+            (
+                '{"joined":',
+                "false" if player.withdrawn else "true",
+                ',"paused":',
+                "true" if player.paused else "false",
+                ',"match_id":',
+                "null" if match_id is None else _dumps(match_id),
+                ',"rank":',
+                "null" if rank is None else str(rank),
+                ',"line":',
+                line,
+                "}",
+            )
+        )
+
     def state(self, guest_id: str | None) -> dict[str, Any]:
         """The tournament page's message: standings, matches to watch, and the viewer's own state."""
-        lines = self._all_lines()
-        return {**self._shared(lines), "me": self._me(guest_id, lines)}
+        ranks = self._ranks()
+        return {**self._shared(ranks), "me": self._me(guest_id, ranks)}
 
     def broadcast(self) -> None:
-        """Push the state to every page soon; changes meanwhile go out together."""
+        """Push the changes to every page soon; changes meanwhile go out together."""
         if self._push_due is None and self.conns:
-            delay = min(BROADCAST_MOST, BROADCAST_EVERY * max(1.0, len(self.conns) / 100))
+            delay = min(BROADCAST_MOST, BROADCAST_EVERY * max(1.0, len(self.conns) / BROADCAST_PAGES))
             self._push_due = asyncio.get_running_loop().call_later(delay, self._push)
 
     def _push(self) -> None:
+        """Send every page what changed since the last push (`feed` says how)."""
         self._push_due = None
-        lines = self._all_lines()
-        # The shared part is encoded once; each signed viewer's own part is spliced in.
-        shared = _dumps(self._shared(lines))[:-1]
-        anonymous = shared + ',"me":null}'
+        if not self.conns:
+            return
+        ranks = self._ranks()
+        top = self._ranked()[:STANDINGS_SHOWN]
+        feed = self.feed
+        delta, changed = feed.delta(
+            now=self.clock(),
+            ranked=len(ranks),
+            lines={s.guest_id: self._line_text(s) for s in top},
+            summary=_dumps(self.summary()),
+            playing=_dumps(self._playing(ranks)),
+        )
+        full: str | None = None
+        mine: dict[str | None, str] = {}  # one encoding per viewer, however many of its pages are open
         for conn, guest in list(self.conns.items()):
-            me = self._me(guest, lines)
-            conn.send_text(anonymous if me is None else f'{shared},"me":{_dumps(me)}}}')
+            me = mine.get(guest)
+            if me is None:
+                me = mine[guest] = self._me_text(guest, ranks)
+            if conn in feed.fresh:
+                if full is None:
+                    full = _dumps(self._shared(ranks))[:-1]
+                conn.send_text(f'{full},"me":{me}}}')
+            elif feed.me_sent.get(conn) == me:
+                if changed:  # nothing new for this page: nothing sent
+                    conn.send_text(delta + "}")
+            else:
+                conn.send_text(f'{delta},"me":{me}}}')
+            feed.me_sent[conn] = me
+        feed.fresh.clear()
+
+    def _tell_paired(self, rows: list[MatchRow]) -> None:
+        """The players of new matches hear of them at once, before the next push."""
+        now = self.clock()
+        for row in rows:
+            for seat in row.seats:
+                pages = self.feed.pages.get(seat.guest_id or "")
+                if pages:
+                    text = _dumps({"type": "pairing", "match_id": row.id, "url": f"/m/{row.id}", "now": now})
+                    for conn in pages:
+                        conn.send_text(text)
 
     def connect(self, conn: Connection, guest_id: str | None) -> None:
         self.conns[conn] = guest_id
+        self.feed.opened(conn, guest_id)
         conn.send_text(_dumps(self.state(guest_id)))
 
     def disconnect(self, conn: Connection) -> None:
-        self.conns.pop(conn, None)
+        guest = self.conns.pop(conn, None)
+        self.feed.closed(conn, guest)
+
+
+class PageFeed:
+    """What the tournament pages were last sent, so that a push carries only what changed.
+
+    A page gets the whole state when it opens (and again at the first push after, so nothing
+    changed meanwhile is missed); every push after that is a delta: `order` (the ids of the lines
+    shown, best first) when it changed, `lines` (by id, without the rank) for the lines that
+    changed, `tournament` and `playing` when they changed, and `me` when the viewer's own part
+    changed; a page for which nothing changed is sent nothing. Every push reaches every open page
+    in order (a page too slow to keep up is closed, reopens and starts again from a whole state),
+    so a page that applies each delta to what it has shows what the server would send whole.
+    """
+
+    def __init__(self) -> None:
+        self.order: list[str] = []
+        self.ranked = 0
+        self.lines: dict[str, str] = {}
+        self.summary = ""
+        self.playing = ""
+        self.fresh: set[Connection] = set()  # opened since the last push
+        self.me_sent: dict[Connection, str] = {}
+        self.pages: dict[str, set[Connection]] = {}  # guest id -> its open pages
+
+    def opened(self, conn: Connection, guest_id: str | None) -> None:
+        self.fresh.add(conn)
+        if guest_id is not None:
+            self.pages.setdefault(guest_id, set()).add(conn)
+
+    def closed(self, conn: Connection, guest_id: str | None) -> None:
+        self.fresh.discard(conn)
+        self.me_sent.pop(conn, None)
+        pages = self.pages.get(guest_id or "")
+        if pages is not None:
+            pages.discard(conn)
+            if not pages:
+                del self.pages[guest_id or ""]
+
+    def delta(
+        self, *, now: float, ranked: int, lines: dict[str, str], summary: str, playing: str
+    ) -> tuple[str, bool]:
+        """The delta message since the last push, without its closing brace, and whether anything
+        every page shows changed; remembers this push."""
+        parts = ['{"type":"tournament","delta":true,"now":', _dumps(now), ',"players_ranked":', str(ranked)]
+        size = len(parts)
+        if ranked != self.ranked:
+            parts.append("")  # counted as a change; the count is in every push
+        order = list(lines)
+        if order != self.order:
+            parts += [',"order":', _dumps(order)]
+        news = [f"{_dumps(guest)}:{text}" for guest, text in lines.items() if self.lines.get(guest) != text]
+        if news:
+            parts += [',"lines":{', ",".join(news), "}"]
+        if summary != self.summary:
+            parts += [',"tournament":', summary]
+        if playing != self.playing:
+            parts += [',"playing":', playing]
+        self.order, self.lines, self.ranked = order, lines, ranked
+        self.summary, self.playing = summary, playing
+        return "".join(parts), len(parts) > size
 
 
 class ArenaLive(TournamentLive):
-    """A running arena: pairs whoever waits as soon as their match ends, until the clock ends."""
+    """A running arena: pairs whoever waits as soon as their match ends, until the clock ends.
+
+    Its standings are an `ArenaTable` counted from the database when it is loaded and kept up to
+    date as each match ends; a pairing wave runs every `tournament_interval` and soon after a
+    match ends (`PAIR_SOON`), stores all of its matches in one transaction and opens them without
+    reading them back.
+    """
 
     def __init__(self, service: GameService, row: TournamentRow) -> None:
         super().__init__(service, row)
         self.last_opponent: dict[str, str | None] = {}
-        self.standings: list[Standing] = []
+        self.table = ArenaTable(row.ends_at)
+        self._pair_due: asyncio.TimerHandle | None = None
+        self._pairing: set[str] = set()  # players of a wave whose matches are being written
+
+    @property
+    def standings(self) -> list[Standing]:
+        return self.table.ranked()
 
     async def load(self) -> None:
         await super().load()
         self.last_opponent = {}
-        for match in sorted(self.matches, key=lambda m: m.created_at):
+        for match in self.matches.values():  # in the order they were made
             ids = [s.guest_id or f"robot:{s.robot_level}" for s in match.seats]
             for seat in match.seats:
                 if seat.guest_id:
                     self.last_opponent[seat.guest_id] = ids[1 - seat.seat]
 
     async def _restand(self) -> None:
-        ratings = await self._ratings()
-        self.standings = arena_standings(
-            self.matches, list(self.players.values()), ratings, until=self.row.ends_at
-        )
+        unrated = {
+            s.guest_id for m in self.matches.values() for s in m.seats if s.guest_id and s.rating is None
+        }
+        # Matches stored before seats kept their rating count the player's rating now.
+        ratings = await self._ratings(sorted(unrated)) if unrated else {}
+        self._texts.clear()
+        self.table = ArenaTable(self.row.ends_at)
+        for player in self.players.values():
+            self.table.add_player(player.guest_id, player.joined_at)
+        done = (m for m in self.matches.values() if m.finished_at is not None)
+        for match in sorted(done, key=lambda m: (m.finished_at or 0.0, m.id)):
+            self.table.count(match, ratings)
+
+    async def _joined(self, player: TournamentPlayer) -> None:
+        self.table.add_player(player.guest_id, player.joined_at)
+
+    def _counted(self, match: MatchRow) -> None:
+        self.table.count(match)
+        self._pair_soon()
+
+    def _pair_soon(self) -> None:
+        """Pair again shortly: whoever finishes meanwhile is paired in the same wave."""
+        self._pair_in(PAIR_SOON)
+
+    def _pair_in(self, delay: float) -> None:
+        """A wave in `delay` seconds, unless one is due sooner."""
+        if self.row.status != "started":
+            return
+        loop = asyncio.get_running_loop()
+        due = self._pair_due
+        if due is not None:
+            if due.when() <= loop.time() + delay:
+                return
+            due.cancel()
+        self._pair_due = loop.call_later(max(0.0, delay), self._pair_now)
+
+    def _pair_now(self) -> None:
+        self._pair_due = None
+        self._task(self.wave())
 
     async def wave(self) -> None:
         """Start, pair the waiting players, or finish, as the clock says."""
@@ -454,47 +778,70 @@ class ArenaLive(TournamentLive):
             return
         if self.row.status != "started":
             return
-        async with self.lock:
-            rank = {s.guest_id: i for i, s in enumerate(self.standings)}
-            waiting = [g for g in self._active() if g not in self.current and g in self.waiting_since]
-            waiting.sort(key=lambda g: (rank.get(g, len(rank)), g))
-            pairs, odd = arena_pairs(waiting, self.last_opponent)
-            for a, b in pairs:
-                await self._start(a, b)
-            if odd is not None and row.robots and now - self.waiting_since.get(odd, now) >= 3.0:
-                await self._start(odd, None)
-        if pairs or odd:
-            self.broadcast()
-
-    async def _start(self, first: str, second: str | None) -> None:
-        """A match of the arena between two players (or one and a robot). Call with `lock` held."""
-        seats = await self._seats(first, second)
-        row = self._match_row(seats)
-        await self.service.store.create_match(row)
-        ids = [s.guest_id or f"robot:{s.robot_level}" for s in seats]
-        for seat in seats:
-            if seat.guest_id:
-                self.last_opponent[seat.guest_id] = ids[1 - seat.seat]
-        await self._opened(row)
+        # Chosen without waiting on anything, then written: a wave in flight never holds up the
+        # next one (it leaves out the players being paired), nor a match's end.
+        rank = self.table.ranks()
+        waiting = [
+            g
+            for g in self._active()
+            if g not in self.current and g in self.waiting_since and g not in self._pairing
+        ]
+        waiting.sort(key=lambda g: (rank.get(g, len(rank) + 1), g))
+        pairs, odd = arena_pairs(waiting, self.last_opponent)
+        others_playing = len(self.current) > 0
+        starts: list[tuple[str, str | None]] = []
+        for a, b in pairs:
+            rematch = self.last_opponent.get(a) == b or self.last_opponent.get(b) == a
+            waited = now - max(self.waiting_since.get(a, now), self.waiting_since.get(b, now))
+            if rematch and others_playing and waited < REMATCH_HOLD:
+                # Someone else may be free in a moment: wait for them a little, and no longer.
+                self._pair_in(REMATCH_HOLD - waited)
+                continue
+            starts.append((a, b))
+        if odd is not None and row.robots:
+            alone = now - self.waiting_since.get(odd, now)
+            if alone >= ROBOT_AFTER:
+                starts.append((odd, None))
+            else:
+                self._pair_in(ROBOT_AFTER - alone)
+        if not starts:
+            return
+        chosen = {g for pair in starts for g in pair if g is not None}
+        self._pairing |= chosen
+        try:
+            ratings = await self._ratings(sorted(chosen))
+            rows = [self._match_row(self._seats(a, b, ratings)) for a, b in starts]
+            await self.service.store.create_matches(rows)
+        finally:
+            self._pairing -= chosen  # paired now, or free to be paired again if the write failed
+        for match in rows:
+            ids = [s.guest_id or f"robot:{s.robot_level}" for s in match.seats]
+            for seat in match.seats:
+                if seat.guest_id:
+                    self.last_opponent[seat.guest_id] = ids[1 - seat.seat]
+        await self._opened(rows)
+        self.broadcast()
 
     def _winner(self) -> str | None:
-        return self.standings[0].guest_id if self.standings and self.standings[0].played else None
+        standings = self.table.ranked()
+        return standings[0].guest_id if standings and standings[0].played else None
 
-    def _lines(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "rank": rank,
-                "id": s.guest_id,
-                "name": self.names.get(s.guest_id, "Guest"),
-                "score": s.score,
-                "played": s.played,
-                "won": s.won,
-                "fire": s.fire,
-                "sheet": s.sheet[-12:],
-                "performance": round(s.performance) if s.played else None,
-            }
-            for rank, s in enumerate(self.standings, start=1)
-        ]
+    def _ranked(self) -> list[Any]:
+        return self.table.ranked()
+
+    def _ranks(self) -> dict[str, int]:
+        return self.table.ranks()
+
+    def _fields_of(self, standing: Any) -> dict[str, Any]:
+        s: Standing = standing
+        return {
+            "score": s.score,
+            "played": s.played,
+            "won": s.won,
+            "fire": s.fire,
+            "sheet": s.sheet[-12:],
+            "performance": round(s.performance) if s.played else None,
+        }
 
 
 class SwissLive(TournamentLive):
@@ -511,6 +858,7 @@ class SwissLive(TournamentLive):
         self.byes: list[tuple[int, str]] = []
         self.cells: dict[str, list[Cell]] = {}
         self.standings: list[SwissStanding] = []
+        self.ratings: dict[str, float] = {}  # the players' ratings as last read (the last tie-break)
         self.next_round_at: float | None = None
 
     @property
@@ -522,9 +870,20 @@ class SwissLive(TournamentLive):
         await super().load()
 
     async def _restand(self) -> None:
-        ratings = await self._ratings()
-        self.cells = swiss_cells(self.matches, self.byes, list(self.players), self.row.round)
-        self.standings = swiss_standings(self.cells, list(self.players.values()), ratings)
+        self.ratings = await self._ratings()
+        self._recount()
+
+    def _recount(self) -> None:
+        """The cells and standings again from the matches and byes (the ratings as last read)."""
+        self._texts.clear()
+        self.cells = swiss_cells(list(self.matches.values()), self.byes, list(self.players), self.row.round)
+        self.standings = swiss_standings(self.cells, list(self.players.values()), self.ratings)
+
+    async def _joined(self, player: TournamentPlayer) -> None:
+        await self._restand()
+
+    def _counted(self, match: MatchRow) -> None:
+        self._recount()  # a few hundred players at most: counted again whole
 
     def _may_join(self, guest_id: str) -> None:
         super()._may_join(guest_id)
@@ -539,7 +898,7 @@ class SwissLive(TournamentLive):
 
     def _round_over_at(self) -> float:
         """When the last match of the current round ended (the round's pairing time if none)."""
-        ends = [m.finished_at or 0.0 for m in self.matches if m.round == self.row.round]
+        ends = [m.finished_at or 0.0 for m in self.matches.values() if m.round == self.row.round]
         return max(ends, default=self.row.starts_at)
 
     async def wave(self) -> None:
@@ -577,11 +936,11 @@ class SwissLive(TournamentLive):
             return False
         pairs, left = found
         number = self.row.round + 1
-        rows = [self._match_row(await self._seats(a, b), number) for a, b in pairs]
+        rows = [self._match_row(self._seats(a, b, ratings), number) for a, b in pairs]
         byes = []
         if left is not None:
             if self.row.robots:
-                rows.append(self._match_row(await self._seats(left, None), number))
+                rows.append(self._match_row(self._seats(left, None, ratings), number))
             else:
                 byes.append(left)
         if not await self.service.store.start_round(self.id, number, rows, byes):
@@ -594,8 +953,7 @@ class SwissLive(TournamentLive):
             return True
         self.row = TournamentRow(**{**_fields(self.row), "round": number})
         self.byes.extend((number, g) for g in byes)
-        for row in rows:
-            await self._opened(row)
+        await self._opened(rows)
         self.next_round_at = None
         await self._restand()
         log.info("tournament %s: round %d paired (%d matches)", self.id, number, len(rows))
@@ -609,21 +967,19 @@ class SwissLive(TournamentLive):
         data.update(rounds=self.rounds, round=self.row.round, next_round_at=self.next_round_at)
         return data
 
-    def _lines(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "rank": rank,
-                "id": s.guest_id,
-                "name": self.names.get(s.guest_id, "Guest"),
-                "score": s.score,
-                "played": s.played,
-                "won": s.won,
-                "sheet": [c.mark for c in s.cells],
-                "buchholz": s.buchholz,
-                "sonneborn_berger": s.sonneborn_berger,
-            }
-            for rank, s in enumerate(self.standings, start=1)
-        ]
+    def _ranked(self) -> list[Any]:
+        return self.standings
+
+    def _fields_of(self, standing: Any) -> dict[str, Any]:
+        s: SwissStanding = standing
+        return {
+            "score": s.score,
+            "played": s.played,
+            "won": s.won,
+            "sheet": [c.mark for c in s.cells],
+            "buchholz": s.buchholz,
+            "sonneborn_berger": s.sonneborn_berger,
+        }
 
 
 def _fields(row: TournamentRow) -> dict[str, Any]:
@@ -644,6 +1000,27 @@ def _number(body: dict[str, Any], key: str, default: float, low: float, high: fl
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
         raise BadRequest(f"{key} must be a number from {low:g} to {high:g}, got {value!r}")
     return float(value)
+
+
+def _start(body: dict[str, Any], now: float) -> float:
+    """When a player-made tournament starts: `starts_in` minutes from now or at `starts_at` (unix
+    seconds, UTC); now by default. Not in the past, at most `START_AHEAD_DAYS` ahead."""
+    if "starts_at" in body and "starts_in" in body:
+        raise BadRequest("give the start as starts_in (minutes from now) or starts_at (a time), not both")
+    if "starts_at" not in body:
+        return now + 60 * _number(body, "starts_in", 0, 0, START_AHEAD_DAYS * 24 * 60)
+    value = body["starts_at"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise BadRequest(f"starts_at must be a time in unix seconds (UTC), got {value!r}")
+    late = now - float(value)
+    if late > START_GRACE:
+        stamp = (
+            time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(float(value))) if value >= 0 else "before 1970"
+        )
+        raise BadRequest(f"starts_at is in the past ({stamp}): choose a time from now on")
+    if float(value) > now + START_AHEAD_DAYS * 86400:
+        raise BadRequest(f"starts_at is more than {START_AHEAD_DAYS} days ahead: choose an earlier time")
+    return max(now, float(value))  # a start a few seconds ago (a slow form) is now
 
 
 def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
@@ -684,7 +1061,7 @@ class Tournaments:
     async def schedule_daily(self) -> int:
         """Create the daily tournaments of the next 24 hours that do not exist yet; returns how many.
 
-        Arenas start at `daily_hours`, Swiss tournaments at `daily_swiss_hours` (UTC). Their ids
+        Arenas start at `daily_arena_hours`, Swiss tournaments at `daily_swiss_hours` (UTC). Their ids
         come from their start (daily-YYYYMMDD-HH, daily-swiss-YYYYMMDD-HH), so each is made once
         however often this runs, by however many processes.
         """
@@ -692,7 +1069,7 @@ class Tournaments:
         now = self.service.clock()
         made = 0
         day = int(now // 86400)
-        kinds = (("arena", config.daily_hours), ("swiss", config.daily_swiss_hours))
+        kinds = (("arena", config.daily_arena_hours), ("swiss", config.daily_swiss_hours))
         for offset in (0, 1):
             for fmt, hours in kinds:
                 for hour in hours:
@@ -731,9 +1108,21 @@ class Tournaments:
             rounds=config.daily_swiss_rounds if swiss else None,
         )
 
+    def _pause(self) -> float:
+        """Seconds until the next wave: `tournament_interval`, or less when a tournament starts
+        sooner (its first wave runs at its start, not up to a whole interval after)."""
+        interval = self.service.config.tournament_interval
+        now = self.service.clock()
+        soonest = min(
+            (t.row.starts_at for t in self.live.values() if t.row.status == "created"), default=None
+        )
+        if soonest is None:
+            return interval
+        return min(interval, max(START_SLACK, soonest - now))
+
     async def _run(self) -> None:
         while True:
-            await asyncio.sleep(self.service.config.tournament_interval)
+            await asyncio.sleep(self._pause())
             try:
                 await self.schedule_daily()
             except Exception:
@@ -747,9 +1136,10 @@ class Tournaments:
                     self.live.pop(arena.id, None)
 
     async def create(self, creator: str, body: dict[str, Any]) -> TournamentLive:
-        """A player-made tournament. Options: format ("arena" or "swiss"), name, starts_in
-        (minutes), minutes (an arena's length) or rounds (a Swiss's), rules, turn_seconds, rated,
-        robots, listed."""
+        """A player-made tournament. Options: format ("arena" or "swiss"), name, the start as
+        starts_in (minutes from now) or starts_at (unix seconds: a date and time the page turns
+        from the creator's own time zone into UTC), minutes (an arena's length) or rounds (a
+        Swiss's), rules, turn_seconds, rated, robots, listed."""
         from .platform import parse_rules, parse_turn_seconds
 
         fmt = body.get("format", "arena")
@@ -757,7 +1147,7 @@ class Tournaments:
             raise BadRequest(f"format must be 'arena' or 'swiss', got {fmt!r}")
         name = _clean_name(body.get("name", "Arena" if fmt == "arena" else "Swiss"))
         now = self.service.clock()
-        starts = now + 60 * _number(body, "starts_in", 0, 0, 7 * 24 * 60)
+        starts = _start(body, now)
         rounds: int | None = None
         if fmt == "swiss":
             rounds = round(_number(body, "rounds", 5, 1, SWISS_MAX_ROUNDS))
@@ -803,8 +1193,9 @@ class Tournaments:
         rows = await self.service.store.tournaments(("created", "started"), listed_only=True)
         return [(await self._open(row)).summary() for row in rows]
 
-    def match_over(self, tournament_id: str, match_id: str) -> None:
+    def match_over(
+        self, tournament_id: str, match_id: str, result: dict[str, Any] | None, finished_at: float
+    ) -> None:
         arena = self.live.get(tournament_id)
         if arena is not None:
-            task = asyncio.get_running_loop().create_task(arena.match_over(match_id))
-            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+            arena.ended(match_id, result, finished_at)

@@ -74,6 +74,8 @@ match_seats = sa.Table(
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("guest_id", sa.String(32), sa.ForeignKey("guests.id"), nullable=True),
     sa.Column("robot_level", sa.String(16), nullable=True),
+    # The seat's rating when the match was made (tournament matches; NULL for the others).
+    sa.Column("rating", sa.Float(precision=53), nullable=True),
     sa.Index("ix_match_seats_guest", "guest_id"),
 )
 

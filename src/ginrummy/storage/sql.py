@@ -612,6 +612,10 @@ class SqlStore:
     async def create_match(self, match: MatchRow) -> None:
         await self._run(lambda conn: _insert_match(conn, match))
 
+    async def create_matches(self, matches: list[MatchRow]) -> None:
+        if matches:
+            await self._run(lambda conn: _insert_matches(conn, matches))
+
     async def get_match(self, match_id: str) -> MatchRow | None:
         def job(conn: sa.Connection) -> MatchRow | None:
             found = _load_matches(conn, matches.c.id == match_id)
@@ -1095,8 +1099,8 @@ class SqlStore:
             )
             if done.rowcount != 1:
                 return False
-            for match in matches:
-                _insert_match(conn, match)
+            if matches:
+                _insert_matches(conn, matches)
             if byes:
                 conn.execute(
                     tournament_byes.insert(),
@@ -1206,30 +1210,48 @@ def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
 
 
 def _insert_match(conn: sa.Connection, match: MatchRow) -> None:
+    _insert_matches(conn, [match])
+
+
+def _insert_matches(conn: sa.Connection, rows: list[MatchRow]) -> None:
+    """Insert matches and their seats with one statement each (an executemany for many)."""
     conn.execute(
-        matches.insert().values(
-            id=match.id,
-            kind=match.kind,
-            status=match.status,
-            rules=json.dumps(match.rules, sort_keys=True, separators=(",", ":")),
-            seed=match.seed,
-            room_code=match.room_code,
-            turn_seconds=match.turn_seconds,
-            created_at=match.created_at,
-            finished_at=match.finished_at,
-            result=json.dumps(match.result, separators=(",", ":")) if match.result is not None else None,
-            rematch_of=match.rematch_of,
-            rematch_id=match.rematch_id,
-            deal_bits=match.deal_bits,
-            rated=match.rated,
-            tournament_id=match.tournament_id,
-            round=match.round,
-        )
+        matches.insert(),
+        [
+            {
+                "id": match.id,
+                "kind": match.kind,
+                "status": match.status,
+                "rules": json.dumps(match.rules, sort_keys=True, separators=(",", ":")),
+                "seed": match.seed,
+                "room_code": match.room_code,
+                "turn_seconds": match.turn_seconds,
+                "created_at": match.created_at,
+                "finished_at": match.finished_at,
+                "result": json.dumps(match.result, separators=(",", ":"))
+                if match.result is not None
+                else None,
+                "rematch_of": match.rematch_of,
+                "rematch_id": match.rematch_id,
+                "deal_bits": match.deal_bits,
+                "rated": match.rated,
+                "tournament_id": match.tournament_id,
+                "round": match.round,
+            }
+            for match in rows
+        ],
     )
     conn.execute(
         match_seats.insert(),
         [
-            {"match_id": match.id, "seat": s.seat, "guest_id": s.guest_id, "robot_level": s.robot_level}
+            {
+                "match_id": match.id,
+                "seat": s.seat,
+                "guest_id": s.guest_id,
+                "robot_level": s.robot_level,
+                "rating": s.rating,
+            }
+            for match in rows
             for s in match.seats
         ],
     )
@@ -1245,7 +1267,7 @@ def _load_matches(conn: sa.Connection, where: Any, *, limit: int | None = None) 
     seats: dict[str, dict[int, SeatRow]] = {}
     for chunk in _chunks([r.id for r in rows], 500):
         for s in conn.execute(sa.select(match_seats).where(match_seats.c.match_id.in_(chunk))):
-            seats.setdefault(s.match_id, {})[s.seat] = SeatRow(s.seat, s.guest_id, s.robot_level)
+            seats.setdefault(s.match_id, {})[s.seat] = SeatRow(s.seat, s.guest_id, s.robot_level, s.rating)
     found = []
     for r in rows:
         by_seat = seats.get(r.id, {})

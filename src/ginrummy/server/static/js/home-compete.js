@@ -3,7 +3,7 @@
 import { api, describeError } from "./api.js";
 import { formatNumber, t } from "./i18n.js";
 import { boardTable, countdown, nextUtcMidnight, tournamentList } from "./compete.js";
-import { h, toast } from "./ui.js";
+import { fill, h, toast } from "./ui.js";
 
 const PRESETS = ["classic", "hoyle", "oklahoma", "big_gin"];
 const TARGETS = [50, 100, 150];
@@ -64,7 +64,8 @@ export function showOnlinePanel(root) {
           t("online.robot_instead"),
         )
       : null;
-    news.replaceChildren(
+    fill(
+      news,
       h("div", { class: "spinner", "aria-hidden": "true" }),
       h("span", { id: "seeking-text" }, t("online.waiting", { seconds: formatNumber(Math.floor(s.waited)), range: formatNumber(Math.round(s.range)), n: s.waiting })),
       cancel,

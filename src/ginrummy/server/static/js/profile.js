@@ -2,7 +2,7 @@
 import { api, describeError } from "./api.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
 import { ratingChart, ratingText } from "./compete.js";
-import { h, startPage, toast } from "./ui.js";
+import { fill, h, startPage, toast } from "./ui.js";
 
 await startPage("profile");
 const root = document.getElementById("profile");
@@ -131,7 +131,8 @@ function render(p) {
       h("div", { class: "go" }, h("a", { class: "button", href: m.replay }, t("matches.replay"))),
     ),
   );
-  root.replaceChildren(
+  fill(
+    root,
     h(
       "div",
       { class: "profile-head" },
@@ -157,7 +158,10 @@ function render(p) {
         )
       : null,
     h("h2", {}, t("profile.history")),
-    p.history.length ? ratingChart(p.history, { formatDay: day }) : h("p", { class: "hint", id: "no-history" }, t("profile.no_history")),
+    // Drawn at about the width it is shown at, so its labels stay readable on a phone.
+    p.history.length
+      ? ratingChart(p.history, { formatDay: day, width: Math.round(Math.min(640, Math.max(300, root.clientWidth || 640))) })
+      : h("p", { class: "hint", id: "no-history" }, t("profile.no_history")),
     h("h2", {}, t("profile.statistics")),
     h(
       "div",

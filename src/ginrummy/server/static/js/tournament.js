@@ -1,9 +1,9 @@
 // One tournament: countdown, live standings over a WebSocket, join / pause / withdraw, your next
 // pairing (the page goes to the match as soon as it is made), the matches in play to watch, the winner.
 import { api, describeError, parseJson } from "./api.js";
-import { formatNumber, t } from "./i18n.js";
+import { formatDate, formatNumber, t } from "./i18n.js";
 import { countdown } from "./compete.js";
-import { copyText, h, startPage, toast } from "./ui.js";
+import { copyText, fill, h, startPage, toast } from "./ui.js";
 
 await startPage("tournaments");
 const root = document.getElementById("tournament");
@@ -11,9 +11,52 @@ const tournamentId = decodeURIComponent(location.pathname.split("/").filter(Bool
 let stopClock = null;
 let lastMatch = sessionStorage.getItem(`gr-t-${tournamentId}-seen`);
 
+// The page's state: the last whole state with every pushed change applied (see `absorb`).
+let view = null;
+let lines = new Map(); // the lines shown, by player id, without their rank
+
+function absorb(message) {
+  // A whole state (on opening, and answers to join / pause / withdraw) replaces everything; a
+  // push (delta: true) carries the order of the lines shown when it changed, the lines that
+  // changed, and the tournament, the matches to watch and your own part when they changed.
+  if (!message.delta || !view) {
+    lines = new Map(message.standings.map((line) => [line.id, line]));
+    view = message;
+    return view;
+  }
+  for (const [id, line] of Object.entries(message.lines || {})) lines.set(id, line);
+  const order = message.order || view.standings.map((line) => line.id);
+  const shown = new Map();
+  const standings = [];
+  for (const id of order) {
+    const line = lines.get(id);
+    if (!line) continue;
+    shown.set(id, line);
+    standings.push({ ...line, rank: standings.length + 1 });
+  }
+  lines = shown;
+  view = {
+    ...view,
+    now: message.now,
+    players_ranked: message.players_ranked,
+    standings,
+    tournament: message.tournament || view.tournament,
+    playing: message.playing || view.playing,
+    me: "me" in message ? message.me : view.me,
+  };
+  return view;
+}
+
+function goPlay(matchId) {
+  // Your next pairing: go and play it (as Lichess's arena does).
+  lastMatch = matchId;
+  sessionStorage.setItem(`gr-t-${tournamentId}-seen`, matchId);
+  location.assign(`/m/${encodeURIComponent(matchId)}`);
+}
+
 async function act(verb) {
   try {
-    render(await api("POST", `/api/tournaments/${encodeURIComponent(tournamentId)}/${verb}`));
+    render(absorb(await api("POST", `/api/tournaments/${encodeURIComponent(tournamentId)}/${verb}`)));
     // Someone who came by the link had no guest yet when the page's socket opened: joining made
     // one, so open the socket again as that guest (its next pairing comes over it).
     if (verb === "join") connect();
@@ -67,7 +110,7 @@ function standingsTable(data) {
         {},
         h("th", {}, t("board.rank")),
         h("th", {}, t("board.player")),
-        h("th", {}, t("tournament.sheet")),
+        h("th", { class: "sheet" }, t("tournament.sheet")),
         h("th", { class: "num" }, t("tournament.score")),
         swiss
           ? [h("th", { class: "num tb", title: t("tournament.buchholz") }, t("tournament.buchholz")), h("th", { class: "num tb sb" }, t("tournament.sonneborn_berger"))]
@@ -82,10 +125,7 @@ function render(data) {
   const tour = data.tournament;
   const me = data.me;
   if (me && me.match_id && me.match_id !== lastMatch) {
-    // Your next pairing: go and play it (as Lichess's arena does).
-    lastMatch = me.match_id;
-    sessionStorage.setItem(`gr-t-${tournamentId}-seen`, me.match_id);
-    location.assign(`/m/${encodeURIComponent(me.match_id)}`);
+    goPlay(me.match_id);
     return;
   }
   document.title = `${tour.name} · ${t("app.name")}`;
@@ -110,7 +150,8 @@ function render(data) {
   const winner = tour.winner
     ? h("p", { class: "winner", id: "t-winner" }, "\u2605 ", t("tournament.winner", { name: tour.winner.name }))
     : null;
-  root.replaceChildren(
+  fill(
+    root,
     h("h1", { id: "t-title" }, tour.name),
     h(
       "p",
@@ -125,6 +166,8 @@ function render(data) {
     ),
     swiss && tour.round ? h("p", { class: "round", id: "t-round" }, t("tournament.round_of", { n: tour.round, total: tour.rounds })) : null,
     phase === "round" ? null : h("p", { class: "ends", dataset: { phase } }, phase === "finished" ? t("tournament.finished") : [t(`tournament.${phase}`), " ", clock]),
+    // The start in the viewer's own time, beside the countdown.
+    tour.status === "created" ? h("p", { class: "hint", id: "t-starts-at" }, t("tournament.starts_on", { when: formatDate(tour.starts_at) })) : null,
     winner,
     h("div", { class: "row" }, buttons),
     me && me.joined && !me.match_id && tour.status === "started" && !me.paused ? h("p", { class: "hint", id: "t-waiting" }, t("tournament.waiting_pairing")) : null,
@@ -156,7 +199,8 @@ function connect(attempt = 0) {
   if (old) old.close();
   ws.addEventListener("message", (event) => {
     const message = parseJson(event.data);
-    if (message.type === "tournament") render(message);
+    if (message.type === "tournament") render(absorb(message));
+    else if (message.type === "pairing" && message.match_id !== lastMatch) goPlay(message.match_id);
     else if (message.type === "error") root.replaceChildren(h("p", { class: "error" }, message.message));
   });
   ws.addEventListener("open", () => {
@@ -169,7 +213,7 @@ function connect(attempt = 0) {
 }
 
 try {
-  render(await api("GET", `/api/tournaments/${encodeURIComponent(tournamentId)}`));
+  render(absorb(await api("GET", `/api/tournaments/${encodeURIComponent(tournamentId)}`)));
   connect();
 } catch (error) {
   root.replaceChildren(h("p", { class: "error" }, describeError(error)));

@@ -5,6 +5,12 @@ import { sounds } from "./sound.js";
 const FOUR_COLOUR_KEY = "gr-four-colour";
 
 /** Build an element: h("button", {class: "x", onclick}, "text", child…). */
+/** Replace `el`'s children, skipping null, undefined and false as `h` does (the DOM's own
+ * replaceChildren would write them out as text). */
+export function fill(el, ...children) {
+  el.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {

@@ -2,7 +2,7 @@
 import { parseJson } from "./api.js";
 import { cardBack, cardElement } from "./cards.js";
 import { formatNumber, t } from "./i18n.js";
-import { h, startPage } from "./ui.js";
+import { fill, h, startPage } from "./ui.js";
 
 await startPage("watch");
 const root = document.getElementById("watch");
@@ -28,7 +28,8 @@ function render(message) {
   const top = v.discard_pile.slice(-6).map((c) => cardElement(c));
   const sd = v.showdown || message.last_showdown;
   const result = message.result;
-  root.replaceChildren(
+  fill(
+    root,
     h("h1", {}, t("watch.title")),
     h("p", { class: "hint" }, t("watch.hint"), " ", m.tournament_id ? h("a", { href: `/t/${encodeURIComponent(m.tournament_id)}` }, t("watch.back")) : null),
     seat(message, 1),
