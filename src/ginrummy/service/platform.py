@@ -7,29 +7,18 @@ import contextlib
 import logging
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from ..rules import (
-    PRESETS,
-    Card,
-    CardSet,
-    HandEnd,
-    IllegalActionError,
-    Match,
-    Rules,
-    RulesError,
-    action_from_json,
-    seed_commitment,
-)
+from ..rules import PRESETS, Card, CardSet, Game, HandEnd, Match, seed_commitment
 from .accounts import AccountService, name_key
+from .action_log import ActionLog
+from .config import ServiceConfig
 from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull
 from .identity import new_guest_id, new_secret, sign_guest, verify_guest
 from .leaderboards import Leaderboards, bucket_keys, utc_day
 from .live import LiveMatch, SeatInfo
-from .names import imitates_robot, invisible_characters
+from .options import clean_name, parse_rules, parse_turn_seconds, robot_level_for, robot_name
 from .pairing import PairingPool, PoolKey, Seek
 from .ports import GuestRow, MatchOutcome, MatchRow, SeatRow, Store, StoreError
 from .ratings import GAME, public_rating, rating_update
@@ -37,104 +26,15 @@ from .robots import LEVELS
 from .statistics import player_lines
 from .tournaments import Tournaments
 
-__all__ = [
-    "GameService",
-    "ServiceConfig",
-    "parse_rules",
-    "parse_turn_seconds",
-    "robot_level_for",
-    "ROOM_ALPHABET",
-]
+__all__ = ["GIN_PRESETS", "GameService", "ROOM_ALPHABET"]
 
 log = logging.getLogger("ginrummy.service")
 
 # No 0/O, 1/I/L: a code read aloud or copied by hand still works.
 ROOM_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 ROOM_CODE_LENGTH = 6
-NAME_MAX = 24
-
-
-@dataclass(frozen=True, slots=True)
-class ServiceConfig:
-    """Tunable behaviour of the platform (the server fills it from the environment)."""
-
-    robot_delay: float = 0.6
-    grace_seconds: float = 30.0
-    default_turn_seconds: float | None = 60
-    robot_time_budget: float | None = None
-    min_turn_seconds: float = 10.0  # a room's clock can be no shorter (tests shorten it)
-    idle_seconds: float = 600.0  # a match nobody watches and nothing is due in is unloaded after this
-    #: At start, matches played within this many seconds are rebuilt at once (their players are
-    #: about to reconnect); older unfinished ones are rebuilt when someone opens them.
-    restore_seconds: float = 3600.0
-    pairing_interval: float = 1.0  # seconds between quick-pairing waves
-    tournament_interval: float = 1.0  # seconds between a tournament's pairing waves
-    daily_hours: tuple[int, ...] = (0, 6, 12, 18)  # UTC hours the daily arenas start at
-    daily_minutes: float = 60.0
-    daily_target: int = 100
-    daily_swiss_hours: tuple[int, ...] = (3, 15)  # UTC hours the daily Swiss tournaments start at
-    daily_swiss_rounds: int = 5
-    swiss_round_gap: float = 10.0  # seconds between the end of a Swiss round and the next pairing
-    online_turn_seconds: float | None = 60  # the turn clock of matches between strangers
-
-
-def parse_rules(value: Any) -> Rules:
-    """Rules from a preset name or a Rules JSON object; `BadRequest` says what is wrong."""
-    if value is None:
-        return Rules.preset("classic")
-    try:
-        if isinstance(value, str):
-            rules = Rules.preset(value)
-        elif isinstance(value, dict):
-            rules = Rules.from_json(value)
-        else:
-            raise BadRequest(f"rules must be a preset name or an object, got {value!r}")
-    except (RulesError, TypeError, ValueError) as exc:
-        raise BadRequest(f"bad rules: {exc}") from None
-    if rules.game != "gin":
-        raise BadRequest(f"bad rules: the web platform plays two-player Gin only, not {rules.game!r}")
-    return rules
-
-
-def parse_turn_seconds(value: Any, default: float | None, minimum: float) -> float | None:
-    if value is ...:
-        return default
-    if value is None or value == 0:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not minimum <= value <= 3600:
-        raise BadRequest(
-            f"turn_seconds must be 0 (no clock) or a number of seconds from {minimum:g} to 3600, got {value!r}"
-        )
-    return value
-
-
-def clean_name(value: Any) -> str:
-    """A display name: trimmed, 1-24 characters, nothing invisible, not passing for a robot."""
-    if not isinstance(value, str):
-        raise BadRequest("name must be a string")
-    name = unicodedata.normalize("NFC", " ".join(value.split()))
-    if not 1 <= len(name) <= NAME_MAX:
-        raise BadRequest(f"name must be 1 to {NAME_MAX} characters after trimming, got {len(name)}")
-    hidden = invisible_characters(name)
-    if hidden:
-        raise BadRequest(f"name must not contain invisible or control characters ({', '.join(hidden[:3])})")
-    if not any(ch.isalnum() for ch in name):
-        raise BadRequest("name must contain a letter or a digit")
-    if imitates_robot(name):
-        raise BadRequest("name must not look like a robot's name")
-    return name
-
-
-def robot_level_for(rating: float) -> str:
-    """The robot offered to someone of this rating when nobody else is waiting."""
-    for level, below in (("novice", 1300), ("casual", 1500), ("skilled", 1700), ("advanced", 1900)):
-        if rating < below:
-            return level
-    return "expert"
-
-
-def _robot_name(level: str) -> str:
-    return f"Robot ({level})"
+#: Strangers are paired for two-player Gin, with one of its presets.
+GIN_PRESETS = tuple(name for name, rules in PRESETS.items() if rules.game == "gin")
 
 
 class GameService:
@@ -366,12 +266,7 @@ class GameService:
         """Seat `guest` in the free `seat` of a waiting match, which then starts. Call with `live.lock` held."""
         if not await self.store.take_seat(live.id, seat, guest.id):
             return False
-        live.seats[seat] = SeatInfo(seat, "human", guest.id, None, guest.name)
-        live.disconnected_since[seat] = self.clock()
-        live.status = "playing"
-        live.turn_started = self.clock()
-        live.broadcast()
-        live.reschedule()
+        live.seated(seat, guest.id, guest.name)
         return True
 
     async def room_info(self, guest: GuestRow | None, code: str) -> dict[str, Any]:
@@ -437,8 +332,8 @@ class GameService:
 
     def pool_key(self, body: dict[str, Any]) -> PoolKey:
         preset = body.get("preset", "classic")
-        if preset not in PRESETS:
-            raise BadRequest(f"preset must be one of {', '.join(PRESETS)}, got {preset!r}")
+        if preset not in GIN_PRESETS:
+            raise BadRequest(f"preset must be one of {', '.join(GIN_PRESETS)}, got {preset!r}")
         target = body.get("target", 100)
         if isinstance(target, bool) or not isinstance(target, int) or not 25 <= target <= 500:
             raise BadRequest(f"target must be a whole number of points from 25 to 500, got {target!r}")
@@ -513,18 +408,6 @@ class GameService:
         finally:
             del self._loading[match_id]
 
-    async def _rebuild(self, row: MatchRow) -> tuple[Match, int]:
-        match = Match(Rules.from_json(row.rules), seed=row.seed, deal_bits=row.deal_bits)
-        events = await self.store.events(row.id)
-        for expected, event in enumerate(events, start=1):
-            if event.seq != expected:
-                raise StoreError(f"match {row.id}: event {expected} is missing from the log")
-            try:
-                match.apply(action_from_json(event.action), event.seat)
-            except IllegalActionError as exc:
-                raise StoreError(f"match {row.id}: stored event {event.seq} does not replay: {exc}") from None
-        return match, len(events)
-
     async def _invited(self, row: MatchRow) -> dict[int, str]:
         """The names of the players a rematch still waits for, by seat (their seats are kept for them)."""
         if row.status != "waiting" or row.rematch_of is None:
@@ -538,7 +421,8 @@ class GameService:
         return {seat: found[gid].name if gid in found else "Guest" for seat, gid in wanted.items()}
 
     async def _load(self, row: MatchRow, names: dict[str, str] | None = None) -> LiveMatch:
-        match, version = await self._rebuild(row)
+        action_log = await ActionLog.rebuild(row, self.store)
+        game = action_log.game
         wanted = [s.guest_id for s in row.seats if s.guest_id is not None and s.guest_id not in (names or {})]
         found = {g.id: g.name for g in (await self.store.get_guests(wanted)).values()} if wanted else {}
         names = {**(names or {}), **found}
@@ -548,58 +432,60 @@ class GameService:
             if s.guest_id is not None:
                 seats.append(SeatInfo(s.seat, "human", s.guest_id, None, names.get(s.guest_id, "Guest")))
             elif s.robot_level is not None:
-                seats.append(SeatInfo(s.seat, "robot", None, s.robot_level, _robot_name(s.robot_level)))
+                seats.append(SeatInfo(s.seat, "robot", None, s.robot_level, robot_name(s.robot_level)))
             else:
                 seats.append(SeatInfo(s.seat, invited=invited.get(s.seat)))
         status = row.status
-        if match.result is not None and status != "over":
+        if game.result is not None and status != "over":
             # The final action was stored but the crash came before the match was marked finished.
             now = self.clock()
-            outcome = self.outcome_of(match, row.seats, row.rated, now)
-            await self.store.finish_match(row.id, match.result.to_json(), now, outcome)
+            outcome = self.outcome_of(game, row.seats, row.rated, now)
+            await self.store.finish_match(row.id, game.result.to_json(), now, outcome)
             status = "over"
         live = LiveMatch(
             self,
-            match_id=row.id,
             kind=row.kind,
             status=status,
-            match=match,
-            version=version,
+            log=action_log,
             seats=seats,
             room_code=row.room_code,
             turn_seconds=row.turn_seconds,
             rematch_id=row.rematch_id,
             rated=row.rated,
             tournament_id=row.tournament_id,
-            ending=row.result if status == "over" and match.result is None else None,
+            ending=row.result if status == "over" and game.result is None else None,
         )
         existing = self.live.get(row.id)
         if existing is not None:  # loaded meanwhile by another request
             return existing
         self.live[row.id] = live
         live.reschedule()
-        for seat in (0, 1):
+        for seat in range(len(seats)):
             live.watch_absence(seat)  # strangers must come to the table (again, after a restart)
         return live
 
-    def ended_outcome(self, live: LiveMatch, winner: int, finished_at: float) -> MatchOutcome:
-        """The outcome of a match a player resigned or abandoned: the other won it."""
-        return self.outcome_of(live.match, live.seat_rows(), live.rated, finished_at, forfeit_winner=winner)
+    def outcome(
+        self, live: LiveMatch, finished_at: float, *, forfeit_winner: int | None = None
+    ) -> MatchOutcome | None:
+        """What a finished match adds to statistics, leaderboards and ratings (written with its result)."""
+        return self.outcome_of(
+            live.match, live.seat_rows(), live.rated, finished_at, forfeit_winner=forfeit_winner
+        )
 
     def outcome_of(
         self,
-        match: Match,
+        game: Game,
         seats: tuple[SeatRow, ...],
         rated: bool,
         finished_at: float,
         *,
         forfeit_winner: int | None = None,
-    ) -> MatchOutcome:
-        """What a finished match adds to statistics, leaderboards and ratings (written with its result).
-
-        Rated matches are between two people: they move both ratings and count on the points boards.
-        """
-        lines = player_lines(match, seats, forfeit_winner=forfeit_winner)
+    ) -> MatchOutcome | None:
+        """Rated matches are between two people: they move both ratings and count on the points boards.
+        The other games are played for fun: they add nothing (docs/compete.md)."""
+        if not isinstance(game, Match):
+            return None
+        lines = player_lines(game, seats, forfeit_winner=forfeit_winner)
         rated = rated and len(lines) == 2
         day = utc_day(finished_at)
         return MatchOutcome(
@@ -635,7 +521,7 @@ class GameService:
             if other.guest_id is not None:
                 opponent, kind, level = names.get(other.guest_id, "Guest"), "human", None
             elif other.robot_level is not None:
-                opponent, kind, level = _robot_name(other.robot_level), "robot", other.robot_level
+                opponent, kind, level = robot_name(other.robot_level), "robot", other.robot_level
             else:
                 opponent, kind, level = None, None, None
             live = self.live.get(row.id)
@@ -671,7 +557,8 @@ class GameService:
         if row.status != "over":
             # Nothing of an unfinished match is revealed: its seeds and hands are still secret.
             raise NotFinished("the match is not finished; its replay opens when it ends")
-        match, _version = await self._rebuild(row)
+        match = (await ActionLog.rebuild(row, self.store)).game
+        assert isinstance(match, Match)
         guest_ids = [s.guest_id for s in row.seats if s.guest_id]
         names = {g.id: g.name for g in (await self.store.get_guests(guest_ids)).values()}
         players = []
@@ -682,7 +569,7 @@ class GameService:
                 )
             else:
                 level = s.robot_level or "casual"
-                players.append({"seat": s.seat, "name": _robot_name(level), "kind": "robot", "level": level})
+                players.append({"seat": s.seat, "name": robot_name(level), "kind": "robot", "level": level})
         hands = []
         for number, hand in enumerate(match.hands, start=1):
             hands.append(
@@ -748,7 +635,7 @@ class GameService:
                     "kind": row.kind,
                     "opponent": names.get(other.guest_id, "Guest")
                     if other.guest_id
-                    else _robot_name(other.robot_level or "casual"),
+                    else robot_name(other.robot_level or "casual"),
                     "opponent_id": other.guest_id,
                     "scores": [result.get("scores", [0, 0])[seat], result.get("scores", [0, 0])[1 - seat]],
                     "outcome": "drawn"

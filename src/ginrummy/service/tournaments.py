@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import BadRequest, Forbidden, NotFound
+from .options import parse_rules, parse_turn_seconds, robot_level_for
 from .ports import MatchRow, SeatRow, StoreError, TournamentPlayer, TournamentRow
 from .ratings import GAME
 from .swiss import Cell, SwissStanding, swiss_cells, swiss_pairing, swiss_standings
@@ -252,8 +253,6 @@ class TournamentLive:
 
     async def _seats(self, first: str, second: str | None) -> tuple[SeatRow, SeatRow]:
         """The seats of a match between two people (in random seats) or one and a robot of its strength."""
-        from .platform import robot_level_for  # one home for the rating -> robot level choice
-
         if second is None:
             rating = (await self.service.boards.rating_of(first))["rating"]
             return SeatRow(0, first), SeatRow(1, robot_level=robot_level_for(rating))
@@ -749,8 +748,6 @@ class Tournaments:
         """A player-made tournament. Options: format ("arena" or "swiss"), name, starts_in
         (minutes), minutes (an arena's length) or rounds (a Swiss's), rules, turn_seconds, rated,
         robots, listed."""
-        from .platform import parse_rules, parse_turn_seconds
-
         fmt = body.get("format", "arena")
         if fmt not in ("arena", "swiss"):
             raise BadRequest(f"format must be 'arena' or 'swiss', got {fmt!r}")
