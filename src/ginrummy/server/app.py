@@ -226,7 +226,9 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         _spend(request)
         guest = await _guest(request, response)
         body = await _json_body(request)
-        match_id = await _service(request).create_robot_match(guest, body.get("level"), body.get("rules"))
+        match_id = await _service(request).create_robot_match(
+            guest, body.get("level"), body.get("rules"), levels=body.get("levels")
+        )
         return {"match_id": match_id, "url": f"/m/{match_id}"}
 
     @app.get("/api/matches")
@@ -240,7 +242,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         guest = await _guest(request, response)
         body = await _json_body(request)
         code, match_id = await _service(request).create_room(
-            guest, body.get("rules"), body.get("turn_seconds", ...)
+            guest, body.get("rules"), body.get("turn_seconds", ...), seats=body.get("seats")
         )
         return {"code": code, "url": f"/r/{code}", "match_id": match_id}
 

@@ -159,6 +159,10 @@ class LiveMatch:
         """The seats as stored (who sits where)."""
         return tuple(SeatRow(s.seat, s.guest_id, s.level if s.kind == "robot" else None) for s in self.seats)
 
+    def free_seats(self) -> list[int]:
+        """The seats nobody sits in nor is invited to (a room's link fills them in order)."""
+        return [s.seat for s in self.seats if s.kind is None and s.invited is None]
+
     def seated(self, seat: int, guest_id: str, name: str) -> None:
         """A person took the free `seat` (stored already). Call with `lock` held.
 

@@ -14,6 +14,8 @@ __all__ = [
     "GIN_ONLY",
     "NAME_MAX",
     "clean_name",
+    "parse_robot_levels",
+    "parse_room_seats",
     "parse_rules",
     "parse_turn_seconds",
     "robot_level_for",
@@ -49,6 +51,54 @@ def parse_rules(value: Any, *, games: Collection[str] = GIN_ONLY) -> Rules:
             raise BadRequest(f"bad rules: this is played as two-player Gin only, not {rules.game!r}")
         raise BadRequest(f"bad rules: the game must be one of {', '.join(games)}, not {rules.game!r}")
     return rules
+
+
+def _level(value: Any, levels: Collection[str], what: str) -> str:
+    if value not in levels:
+        raise BadRequest(f"{what} must be one of {', '.join(levels)}, got {value!r}")
+    return str(value)
+
+
+def parse_robot_levels(level: Any, levels: Any, others: int, allowed: Collection[str]) -> list[str]:
+    """The robots' levels for the `others` seats beside the person: `levels` (one per seat, in
+    seat order), else `level` (default casual) in every seat."""
+    if levels is None:
+        return [_level("casual" if level is None else level, allowed, "level")] * others
+    if not isinstance(levels, list) or len(levels) != others:
+        raise BadRequest(
+            f"levels must be a list of {others} robot levels, one per other seat, got {levels!r}"
+        )
+    return [_level(value, allowed, f"levels[{n}]") for n, value in enumerate(levels)]
+
+
+def parse_room_seats(value: Any, players: int, allowed: Collection[str]) -> list[str | None]:
+    """Who sits in a room's seats after the creator's (seats 1, 2, ...): None for a friend who comes
+    by the link, else a robot's level. By default every seat waits for a friend.
+
+    Each seat is `"friend"` or `{"robot": LEVEL}`; at least one must be a friend's (a table of
+    robots only is a robot match).
+    """
+    others = players - 1
+    if value is None:
+        return [None] * others
+    if not isinstance(value, list) or len(value) != others:
+        raise BadRequest(
+            f'seats must be a list of {others} seat(s) after yours, each "friend" or '
+            f'{{"robot": LEVEL}}, got {value!r}'
+        )
+    seats: list[str | None] = []
+    for n, seat in enumerate(value, start=1):
+        if seat == "friend":
+            seats.append(None)
+        elif isinstance(seat, dict) and set(seat) == {"robot"}:
+            seats.append(_level(seat["robot"], allowed, f"the robot of seat {n}"))
+        else:
+            raise BadRequest(f'seat {n} must be "friend" or {{"robot": LEVEL}}, got {seat!r}')
+    if all(level is not None for level in seats):
+        raise BadRequest(
+            "a room needs a seat for at least one friend; to play robots only, start a robot match"
+        )
+    return seats
 
 
 def parse_turn_seconds(value: Any, default: float | None, minimum: float) -> float | None:

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..rules import PRESETS, Card, CardSet, Game, HandEnd, Match, seed_commitment
+from ..rules import GAMES, PRESETS, Game, Match
 from .accounts import AccountService, name_key
 from .action_log import ActionLog
 from .config import ServiceConfig
@@ -18,10 +18,19 @@ from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull
 from .identity import new_guest_id, new_secret, sign_guest, verify_guest
 from .leaderboards import Leaderboards, bucket_keys, utc_day
 from .live import LiveMatch, SeatInfo
-from .options import clean_name, parse_rules, parse_turn_seconds, robot_level_for, robot_name
+from .options import (
+    clean_name,
+    parse_robot_levels,
+    parse_room_seats,
+    parse_rules,
+    parse_turn_seconds,
+    robot_level_for,
+    robot_name,
+)
 from .pairing import PairingPool, PoolKey, Seek
 from .ports import GuestRow, MatchOutcome, MatchRow, SeatRow, Store, StoreError
 from .ratings import GAME, public_rating, rating_update
+from .replays import replay_hands
 from .robots import LEVELS
 from .statistics import player_lines
 from .tournaments import Tournaments
@@ -199,29 +208,40 @@ class GameService:
             **fields,
         )
 
-    async def create_robot_match(self, guest: GuestRow, level: Any, rules: Any) -> str:
-        """You (seat 0) against a robot of `level`."""
-        if level is None:
-            level = "casual"
-        if level not in LEVELS:
-            raise BadRequest(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
-        parsed = parse_rules(rules)
+    async def create_robot_match(self, guest: GuestRow, level: Any, rules: Any, *, levels: Any = None) -> str:
+        """You (seat 0) against robots: of `level` in every other seat, or one level per seat (`levels`).
+
+        Any game: two-player Gin, three-player Gin, team Gin (your partner a robot too), Rummy.
+        """
+        parsed = parse_rules(rules, games=GAMES)
+        chosen = parse_robot_levels(level, levels, parsed.players - 1, LEVELS)
         row = self.new_match_row(
             kind="robot",
             status="playing",
             rules=parsed.to_json(),
-            seats=(SeatRow(0, guest.id), SeatRow(1, robot_level=level)),
+            seats=(
+                SeatRow(0, guest.id),
+                *(SeatRow(n, robot_level=lv) for n, lv in enumerate(chosen, start=1)),
+            ),
         )
         await self.store.create_match(row)
         await self._load(row, names={guest.id: guest.name})
         return row.id
 
-    async def create_room(self, guest: GuestRow, rules: Any, turn_seconds: Any = ...) -> tuple[str, str]:
-        """A private room: the creator takes seat 0; returns (code, match id)."""
-        parsed = parse_rules(rules)
+    async def create_room(
+        self, guest: GuestRow, rules: Any, turn_seconds: Any = ..., *, seats: Any = None
+    ) -> tuple[str, str]:
+        """A private room: the creator takes seat 0, friends who open its link take the seats kept
+        for friends (`seats`: "friend" or {"robot": LEVEL} for each other seat); returns (code, match id).
+
+        The game is dealt once every seat is taken.
+        """
+        parsed = parse_rules(rules, games=GAMES)
+        others = parse_room_seats(seats, parsed.players, LEVELS)
         seconds = parse_turn_seconds(
             turn_seconds, self.config.default_turn_seconds, self.config.min_turn_seconds
         )
+        rows = (SeatRow(0, guest.id), *(SeatRow(n, robot_level=lv) for n, lv in enumerate(others, start=1)))
         for _attempt in range(8):
             code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
             row = self.new_match_row(
@@ -230,7 +250,7 @@ class GameService:
                 rules=parsed.to_json(),
                 room_code=code,
                 turn_seconds=seconds,
-                seats=(SeatRow(0, guest.id), SeatRow(1)),
+                seats=rows,
             )
             try:
                 await self.store.create_match(row)
@@ -241,7 +261,7 @@ class GameService:
         raise StoreError("could not find a free room code")
 
     async def join_room(self, guest: GuestRow, code: str) -> str:
-        """Take the free seat of room `code` (or return to one's own seat); `RoomFull` otherwise."""
+        """Take a free seat of room `code` (or return to one's own seat); `RoomFull` otherwise."""
         code = code.strip().upper()
         row = await self.store.get_match_by_code(code) if code else None
         if row is None:
@@ -249,17 +269,19 @@ class GameService:
         live = await self.get_live(row.id)
         if live is None:
             raise NotFound(f"no room {code!r}")
+        full = RoomFull(
+            "this room is full: two players are seated already"
+            if len(live.seats) == 2
+            else "this room is full: every seat is taken"
+        )
         async with live.lock:
             if live.seat_of(guest.id) is not None:
                 return live.id
-            if (
-                live.seats[1].kind is not None
-                or live.seats[1].invited is not None
-                or live.status != "waiting"
-            ):
-                raise RoomFull("this room is full: two players are seated already")
-            if not await self._sit(live, 1, guest):
-                raise RoomFull("this room is full: two players are seated already")
+            free = live.free_seats()
+            if not free or live.status != "waiting":
+                raise full
+            if not await self._sit(live, free[0], guest):
+                raise full
         return live.id
 
     async def _sit(self, live: LiveMatch, seat: int, guest: GuestRow) -> bool:
@@ -280,15 +302,28 @@ class GameService:
             raise NotFound(f"no room {code!r}")
         host = live.seats[0]
         seated = guest is not None and live.seat_of(guest.id) is not None
+        free = live.free_seats() if live.status == "waiting" else []
         return {
             "code": code,
             "host": host.name,
             "rules": live.match.rules.to_json(),
             "turn_seconds": live.turn_seconds,
             "status": live.status,
-            "full": live.status != "waiting" and not seated,
+            "full": not free and not seated,
             "seated": seated,
             "match_id": live.id if seated else None,
+            # Who sits where so far (robots by level); the free seats are taken in order.
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "level": s.level,
+                    "invited": s.invited is not None,
+                }
+                for s in live.seats
+            ],
+            "free": len(free),
         }
 
     async def rematch(self, guest: GuestRow, match_id: str) -> str:
@@ -302,15 +337,17 @@ class GameService:
             raise NotFinished("the match is not over yet")
         rematch_id = row.rematch_id
         if rematch_id is None:
-            # Between two people the rematch waits until both have accepted: the one who asks sits
-            # down, the other's seat is kept for them. A robot always accepts.
+            # Between people the rematch waits until everyone has accepted: the one who asks sits
+            # down, the others' seats are kept for them. A robot always accepts.
             ask = row.kind == "room"
             fresh = self.new_match_row(
                 kind=row.kind,
                 status="waiting" if ask else "playing",
                 rules=row.rules,
                 turn_seconds=row.turn_seconds,
-                seats=tuple(SeatRow(s.seat) if ask and s.guest_id != guest.id else s for s in row.seats),
+                seats=tuple(
+                    SeatRow(s.seat) if ask and s.guest_id not in (None, guest.id) else s for s in row.seats
+                ),
                 rematch_of=row.id,
             )
             rematch_id = await self.store.set_rematch(row.id, fresh)
@@ -510,39 +547,66 @@ class GameService:
 
     # -- lists and replays -----------------------------------------------------
 
+    def _players_of(self, row: MatchRow, names: dict[str, str]) -> list[dict[str, Any]]:
+        """Who sat in each seat of a stored match: people by name, robots by level."""
+        players: list[dict[str, Any]] = []
+        for s in row.seats:
+            if s.guest_id is not None:
+                players.append(
+                    {"seat": s.seat, "name": names.get(s.guest_id, "Guest"), "kind": "human", "level": None}
+                )
+            elif s.robot_level is not None:
+                level = s.robot_level
+                players.append({"seat": s.seat, "name": robot_name(level), "kind": "robot", "level": level})
+            else:
+                players.append({"seat": s.seat, "name": None, "kind": None, "level": None})
+        return players
+
+    async def _names(self, rows: list[MatchRow]) -> dict[str, str]:
+        ids = list({s.guest_id for r in rows for s in r.seats if s.guest_id})
+        return {g.id: g.name for g in (await self.store.get_guests(ids)).values()} if ids else {}
+
     async def my_matches(self, guest: GuestRow, limit: int = 100) -> list[dict[str, Any]]:
+        """The guest's matches of every game, newest first, with who played, the scores and the result.
+
+        Scores are per side (`side`: the guest's; team Gin's sides are its teams), the winner is a
+        side too; for two-player Gin `opponent` names the other player.
+        """
         rows = await self.store.matches_of(guest.id, limit)
-        other_ids = [s.guest_id for r in rows for s in r.seats if s.guest_id and s.guest_id != guest.id]
-        names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
+        names = await self._names(rows)
         items = []
         for row in rows:
             seat = next(s.seat for s in row.seats if s.guest_id == guest.id)
-            other = row.seats[1 - seat]
-            if other.guest_id is not None:
-                opponent, kind, level = names.get(other.guest_id, "Guest"), "human", None
-            elif other.robot_level is not None:
-                opponent, kind, level = robot_name(other.robot_level), "robot", other.robot_level
-            else:
-                opponent, kind, level = None, None, None
+            players = self._players_of(row, names)
+            game = str(row.rules.get("game", "gin"))
+            sides = 2 if game == "gin4_teams" else len(row.seats)
+            opponent: dict[str, Any] = {"name": None, "kind": None, "level": None}
+            if len(row.seats) == 2:
+                opponent = players[1 - seat]
             live = self.live.get(row.id)
             if row.result is not None:
                 scores = list(row.result["scores"])
             elif live is not None:
                 scores = list(live.match.scores)
             else:
-                scores = [0, 0]
+                scores = [0] * sides
+            winner = row.result.get("winner") if row.result is not None else None
             items.append(
                 {
                     "id": row.id,
                     "status": live.status if live is not None else row.status,
-                    "opponent": opponent,
-                    "opponent_kind": kind,
-                    "opponent_level": level,
+                    "game": game,
+                    "players": players,
+                    "opponent": opponent["name"],
+                    "opponent_kind": opponent["kind"],
+                    "opponent_level": opponent["level"],
                     "scores": scores,
+                    "side": seat % 2 if game == "gin4_teams" else seat,
                     "rules": row.rules,
                     "created_at": row.created_at,
                     "finished_at": row.finished_at,
-                    "winner_seat": row.result.get("winner") if row.result is not None else None,
+                    "winner_seat": winner if game == "gin" else None,
+                    "winner_side": winner,
                     "seat": seat,
                     "url": f"/m/{row.id}",
                 }
@@ -550,61 +614,26 @@ class GameService:
         return items
 
     async def replay(self, match_id: str) -> dict[str, Any]:
-        """Every hand of a finished match, move by move, all cards face up, with seeds and commitments."""
+        """Every deal of a finished game, move by move, all cards face up, with seeds and commitments."""
         row = await self.store.get_match(match_id)
         if row is None:
             raise NotFound(f"no match {match_id!r}")
         if row.status != "over":
             # Nothing of an unfinished match is revealed: its seeds and hands are still secret.
             raise NotFinished("the match is not finished; its replay opens when it ends")
-        match = (await ActionLog.rebuild(row, self.store)).game
-        assert isinstance(match, Match)
-        guest_ids = [s.guest_id for s in row.seats if s.guest_id]
-        names = {g.id: g.name for g in (await self.store.get_guests(guest_ids)).values()}
-        players = []
-        for s in row.seats:
-            if s.guest_id is not None:
-                players.append(
-                    {"seat": s.seat, "name": names.get(s.guest_id, "Guest"), "kind": "human", "level": None}
-                )
-            else:
-                level = s.robot_level or "casual"
-                players.append({"seat": s.seat, "name": robot_name(level), "kind": "robot", "level": level})
-        hands = []
-        for number, hand in enumerate(match.hands, start=1):
-            hands.append(
-                {
-                    "number": number,
-                    "dealer": hand.dealer,
-                    "seed": str(hand.seed),
-                    "commitment": seed_commitment(hand.seed),
-                    "initial_hands": [CardSet.from_mask(mask).to_json() for mask in hand.initial_hands],
-                    "upcard": str(Card(hand.upcard)),
-                    "knock_limit": hand.knock_limit,
-                    "steps": [
-                        {
-                            "seat": step.seat,
-                            "action": step.action.to_json(),
-                            "card": str(step.card) if step.card is not None else None,
-                        }
-                        for step in hand.steps
-                    ],
-                    "showdown": _showdown_json(match.hand_view(0, number).showdown),
-                    "scores_after": list(match.scores_after[number - 1])
-                    if number <= len(match.scores_after)
-                    else None,
-                }
-            )
+        game = (await ActionLog.rebuild(row, self.store)).game
+        players = self._players_of(row, await self._names([row]))
         return {
             "id": row.id,
-            "rules": match.rules.to_json(),
+            "game": game.rules.game,
+            "rules": game.rules.to_json(),
             "players": players,
             "created_at": row.created_at,
             "finished_at": row.finished_at,
-            "record": match.record().to_json(),
-            "hands": hands,
+            "record": game.record().to_json(),
+            "hands": replay_hands(game),
             # A match aborted, resigned or abandoned has the result stored when it ended.
-            "result": match.result.to_json() if match.result is not None else row.result,
+            "result": game.result.to_json() if game.result is not None else row.result,
         }
 
     # -- profiles ----------------------------------------------------------------
@@ -618,7 +647,12 @@ class GameService:
         ratings = await self.store.get_ratings([guest_id], game)
         history = await self.store.rating_history(guest_id, game)
         stats = await self.store.player_stats(guest_id, game)
-        rows = [r for r in await self.store.matches_of(guest_id, 100) if r.status == "over"]
+        # The page of one game (two-player Gin, the rated one): the other tables are in My matches.
+        rows = [
+            r
+            for r in await self.store.matches_of(guest_id, 100)
+            if r.status == "over" and r.rules.get("game", "gin") == game
+        ]
         rows = sorted(rows, key=lambda r: r.finished_at or 0.0, reverse=True)[:50]
         other_ids = [s.guest_id for r in rows for s in r.seats if s.guest_id and s.guest_id != guest_id]
         names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
@@ -681,7 +715,3 @@ class GameService:
         if account is None:
             raise NotFound(f"no player named {name!r}")
         return await self.profile(account.guest_id, game)
-
-
-def _showdown_json(showdown: HandEnd | None) -> dict[str, Any] | None:
-    return None if showdown is None else showdown.to_json()
