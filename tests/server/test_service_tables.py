@@ -280,3 +280,51 @@ def test_a_rematch_of_a_table_keeps_the_robots_and_waits_for_every_friend(tmp_pa
         assert fresh.status == "playing"
 
     with_service(tmp_path, body)
+
+
+class FreshCheck:
+    """Compares each state's view with the seat's view built afresh from the game at that moment."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.live: Any = None
+        self.checked = 0
+        self.latest: dict[str, Any] | None = None
+        self.wake = asyncio.Event()
+
+    def send_text(self, text: str) -> None:
+        message = json.loads(text)
+        if message["type"] != "state":
+            return
+        game = self.live.match
+        if not game.is_over:
+            # The history is encoded as it grows: the text must still be exactly the view.
+            assert message["view"] == game.view(self.seat).to_json()
+            self.checked += 1
+        self.latest = message
+        self.wake.set()
+
+
+def test_the_rummy_history_encoded_as_it_grows_is_the_view_itself(tmp_path: Path) -> None:
+    async def body(service: GameService) -> None:
+        guest = await service.new_guest()
+        match_id = await service.create_robot_match(
+            guest, "casual", {"preset": "rummy", "players": 3, "target": 15}
+        )
+        live = await service.get_live(match_id)
+        assert live is not None
+        sock = FreshCheck(0)
+        sock.live = live
+        live.connect(0, sock)
+        rng = random.Random(9)
+        while live.status != "over":
+            state = sock.latest
+            assert state is not None
+            if state["view"]["legal"] and state["version"] == live.version:
+                await live.act(0, rng.choice(state["view"]["legal"]), state["version"])
+            else:
+                sock.wake.clear()
+                await asyncio.wait_for(sock.wake.wait(), 10)
+        assert sock.checked > 20 and live.match.hand_number >= 1
+
+    with_service(tmp_path, body)

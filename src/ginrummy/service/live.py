@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
-from ..rules import ActionError, Game, GameAction, Match, game_action_from_json
+from ..rules import ActionError, Game, GameAction, Match, Rules, game_action_from_json
 from .action_log import ActionLog
 from .config import ServiceConfig
 from .connections import REACTION_BURST, REACTIONS, Connection, Connections, Reactions
@@ -117,7 +117,9 @@ class LiveMatch:
             abandon=self._left,
         )
         self.wire = wire_for(log.game)
-        self._rule_changes = log.game.rules.changes()
+        rules = log.game.rules
+        # What differs from the book rules of this game (two-player Gin: from classic).
+        self._rule_changes = rules.changes(Rules.for_game(rules.game, rules.players))
 
     def clock(self) -> float:
         return self.host.clock()
@@ -257,7 +259,7 @@ class LiveMatch:
             "turn_deadlines": [self.turns.deadline(s) for s in range(len(self.seats))],
             "room_code": self.room_code,
             "rematch_id": self.rematch_id,
-            # Every rule that differs from the classic preset, for the table to show.
+            # Every rule that differs from the game's book rules, for the table to show.
             "rule_changes": self._rule_changes,
             "rated": self.rated,
             "tournament_id": self.tournament_id,

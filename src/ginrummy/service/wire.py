@@ -23,7 +23,7 @@ import json
 from functools import reduce
 from typing import Any, Protocol
 
-from ..rules import Game, Match, PublicStep, seed_commitment
+from ..rules import Game, Match, PublicStep, RummyView, seed_commitment
 from .errors import encodable
 from .spectate import common, spectator_view
 
@@ -215,12 +215,17 @@ class GinWire:
 
 
 class TableWire:
-    """The messages of three-player Gin, team Gin and Rummy: the views' JSON and the deals' proofs."""
+    """The messages of three-player Gin, team Gin and Rummy: the views' JSON and the deals' proofs.
+
+    A finished deal's view is encoded once per seat; the Rummy hand being played is encoded with
+    its history as it grows (a hand can run to hundreds of steps, and each entry never changes).
+    """
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self._rules_json = game.rules.to_json()
-        self._last_hand_cache: dict[tuple[int, int, bool], dict[str, Any]] = {}
+        self._finished_cache: dict[tuple[int, int, bool], str] = {}
+        self._history_cache: dict[int, tuple[int, int, str]] = {}  # seat -> (deal, entries, text)
         self._commitments: tuple[tuple[int, ...], list[str]] = ((), [])
 
     def _commitments_of(self, number: int) -> list[str]:
@@ -246,21 +251,41 @@ class TableWire:
             "commitments": [seed_commitment(seed) for seed in seeds],
         }
 
-    def _view(self, seat: int, number: int) -> dict[str, Any]:
-        """`seat`'s view of deal `number` as sent: a finished deal with its proof."""
+    def _finished_text(self, seat: int, number: int) -> str:
+        """`seat`'s view of finished deal `number` with its proof, as text (it never changes, but
+        for the void seeds shown once the match is over)."""
+        game = self.game
+        key = (seat, number, game.is_over)
+        cached = self._finished_cache.get(key)
+        if cached is None:
+            data = game.hand_view(seat, number).to_json()
+            data["deal"] = self._deal(number)
+            if len(self._finished_cache) > 16:
+                self._finished_cache.clear()
+            cached = self._finished_cache[key] = dumps(data)
+        return cached
+
+    def _playing_text(self, seat: int) -> str:
+        """`seat`'s view of the deal being played, as text."""
+        view = self.game.view(seat)
+        if not isinstance(view, RummyView):
+            return dumps(view.to_json())
+        data, entries = view.to_json_parts()
+        number, count, text = self._history_cache.get(seat, (0, 0, ""))
+        if number != view.hand_number or count > len(entries):
+            number, count, text = view.hand_number, 0, ""
+        if count < len(entries):
+            new = ",".join(dumps(entry.to_json()) for entry in entries[count:])
+            text = f"{text},{new}" if text else new
+            count = len(entries)
+        self._history_cache[seat] = (number, count, text)
+        return f'{dumps(data)[:-1]},"history":[{text}]}}'
+
+    def _view_text(self, seat: int, number: int) -> str:
         game = self.game
         if number == game.hand_number and not game.is_over:
-            return game.view(seat).to_json()
-        # A finished deal never changes (but for the void seeds shown once the match is over).
-        key = (seat, number, game.is_over)
-        cached = self._last_hand_cache.get(key)
-        if cached is None:
-            cached = game.hand_view(seat, number).to_json()
-            cached["deal"] = self._deal(number)
-            if len(self._last_hand_cache) > 16:
-                self._last_hand_cache.clear()
-            self._last_hand_cache[key] = cached
-        return cached
+            return self._playing_text(seat)
+        return self._finished_text(seat, number)
 
     def _result(self, ending: Any) -> Any:
         result = self.game.result
@@ -278,25 +303,30 @@ class TableWire:
         }
 
     def state(self, seat: int, meta: dict[str, Any], version: int, ending: Any) -> dict[str, Any]:
+        parsed: dict[str, Any] = json.loads(self.state_text(seat, meta, version, ending))
+        return parsed
+
+    def state_text(self, seat: int, meta: dict[str, Any], version: int, ending: Any) -> str:
         game = self.game
         number = game.hand_number
         last = _last_finished(game)
-        playing = not game.is_over
-        return {
-            "type": "state",
-            "version": version,
-            "match": {
-                **meta,
-                "commitments": self._commitments_of(number) if playing else [],
-                "rules": self._rules_json,
-            },
-            "view": self._view(seat, number),
-            "last_hand": self._view(seat, last) if last >= 1 else None,
-            "result": self._result(ending),
-        }
-
-    def state_text(self, seat: int, meta: dict[str, Any], version: int, ending: Any) -> str:
-        return dumps(self.state(seat, meta, version, ending))
+        meta["commitments"] = self._commitments_of(number) if not game.is_over else []
+        meta["rules"] = self._rules_json
+        return "".join(
+            (
+                '{"type":"state","version":',
+                str(version),
+                ',"match":',
+                dumps(meta),
+                ',"view":',
+                self._view_text(seat, number),
+                ',"last_hand":',
+                self._finished_text(seat, last) if last >= 1 else "null",
+                ',"result":',
+                dumps(self._result(ending)),
+                "}",
+            )
+        )
 
     def spectator(self, meta: dict[str, Any], version: int, ending: Any) -> dict[str, Any]:
         """The part of the table every seat sees alike: no hand, no card only one seat saw."""
@@ -304,8 +334,10 @@ class TableWire:
         seats = range(game.seat_count)
         number = game.hand_number
         last = _last_finished(game)
-        view = reduce(common, [self._view(s, number) for s in seats])
-        last_hand = reduce(common, [self._view(s, last) for s in seats]) if last >= 1 else None
+        view = reduce(common, [json.loads(self._view_text(s, number)) for s in seats])
+        last_hand = (
+            reduce(common, [json.loads(self._finished_text(s, last)) for s in seats]) if last >= 1 else None
+        )
         return {
             "type": "spectate",
             "version": version,
