@@ -1,14 +1,16 @@
 """Server load benchmark: many WebSocket clients, each playing a whole match against a robot, on ONE server.
 
 Starts `ginrummy serve` as a subprocess on loopback (a temp SQLite database, robots without
-delay), opens N clients (asyncio + websockets), each creates a match against a `casual` robot
-and plays it to the end, and prints: matches finished, actions per second (the clients' own and
+delay), opens N clients (asyncio + websockets), each creates a match against `casual` robots
+(one in two-player Gin; every other seat at the bigger tables, `--rules rummy`, `gin3`,
+`gin4_teams`) and plays it to the end, and prints: matches finished, actions per second (the clients' own and
 all accepted ones, robots' included), and the action round trip: from sending an action to
 receiving the state that reflects it (p50/p90/p99/max). Every action is committed to the
 database before that state is sent.
 
     .venv/bin/python benchmarks/bench_server.py                       # 300 concurrent matches
     .venv/bin/python benchmarks/bench_server.py --matches 50 --think 0.5
+    .venv/bin/python benchmarks/bench_server.py --matches 200 --rules rummy   # 4-seat Rummy, you + 3 robots
     .venv/bin/python benchmarks/bench_server.py --json
 
 Bounded: at most --matches clients, stops after --timeout seconds (partial figures then).
@@ -43,9 +45,10 @@ COOKIE = "gr_guest"
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A quick, sensible client: knock when it can, usually discard to the least deadwood."""
+    """A quick, sensible client of any game: knock (Gin) or lay melds and lay off (Rummy) when it
+    can, usually discard to the least deadwood."""
     legal = view["legal"]
-    enders = [a for a in legal if a["type"] in ("knock", "big_gin")]
+    enders = [a for a in legal if a["type"] in ("knock", "big_gin", "meld", "layoff")]
     if enders:
         return enders[0]
     discards = [a for a in legal if a["type"] == "discard"]
@@ -232,6 +235,7 @@ async def drive(host: str, args: argparse.Namespace, server_pid: int | None) -> 
         "store": health.get("store"),
         "think_seconds": args.think,
         "level": args.level,
+        "rules": args.rules,
         "sqlite_sync": args.sync,
         "compression": args.compression or "off",
         "client_loop": args.client_loop,
@@ -257,7 +261,9 @@ def main(argv: list[str] | None = None) -> int:
         "--matches", type=int, default=300, help="concurrent clients, one match each (≤ 2000)"
     )
     parser.add_argument("--level", default="casual")
-    parser.add_argument("--rules", default="classic")
+    parser.add_argument(
+        "--rules", default="classic", help="a preset: classic ... or gin3, gin4_teams, rummy (4 seats)"
+    )
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds a client waits before acting")
     parser.add_argument("--timeout", type=float, default=300.0, help="stop after this many seconds of play")
     parser.add_argument(
@@ -335,7 +341,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     rtt = figures["rtt_ms"]
     print(
-        f"server: one `ginrummy serve` process, SQLite (WAL, synchronous={args.sync}), robots `{args.level}`, "
+        f"server: one `ginrummy serve` process, SQLite (WAL, synchronous={args.sync}), rules `{args.rules}`, "
+        f"robots `{args.level}`, "
         f"robot delay 0, client think time {args.think:g} s, compression {figures['compression']}, "
         f"client loop {figures['client_loop']}"
     )

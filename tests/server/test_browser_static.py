@@ -10,7 +10,7 @@ import pytest
 
 from ginrummy.bots.reasons import ENGLISH
 from ginrummy.bots.review import MARKS
-from ginrummy.rules import PRESETS
+from ginrummy.rules import GAMES, PRESETS
 from ginrummy.rules.variants import RANGES
 from ginrummy.service.challenges import DECLINE_REASONS
 from ginrummy.service.live import REACTIONS
@@ -21,6 +21,7 @@ PAGES = (
     "index",
     "room",
     "table",
+    "tables",
     "matches",
     "replay",
     "leaderboard",
@@ -44,6 +45,8 @@ DYNAMIC_KEYS = (
     + [f"showdown.role.{r}" for r in ("knocker", "defender", "gin", "big_gin")]
     + [f"showdown.bonus.{o}" for o in ("gin", "big_gin", "undercut")]
     + [f"reaction.{e}" for e in REACTIONS]
+    + [f"game.{g}" for g in GAMES]
+    + [f"home.ace_{a}" for a in ("low", "high", "either")]
     + [
         f"table.fatal.{c}{part}"
         for c in ("no_guest", "not_seated", "not_found", "forbidden")

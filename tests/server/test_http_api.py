@@ -68,8 +68,9 @@ def test_bad_bodies_and_choices_get_400_with_a_reason(host: str) -> None:
             ("/api/matches", "rules", {"rules": "poker"}),
             ("/api/matches", "rules", {"rules": {"target": -5}}),
             ("/api/matches", "rules", {"rules": 7}),
-            ("/api/matches", "two-player Gin only", {"rules": "rummy"}),
-            ("/api/rooms", "two-player Gin only", {"rules": {"preset": "gin3"}}),
+            ("/api/matches", "players", {"rules": {"preset": "rummy", "players": 7}}),
+            ("/api/matches", "levels must be a list", {"rules": "gin3", "levels": ["casual"]}),
+            ("/api/rooms", "at least one friend", {"rules": "gin3", "seats": [{"robot": "casual"}] * 2}),
             ("/api/rooms", "turn_seconds", {"turn_seconds": 5}),
             ("/api/rooms", "turn_seconds", {"turn_seconds": "soon"}),
         ]

@@ -286,3 +286,104 @@ async def play_moves_to_end(guest: Guest, match_id: str, seen: dict[int, dict[st
             return
         if state["view"]["legal"]:
             await table.act(pick(state["view"]["legal"], rng), version=state["version"])
+
+
+async def _turns(groups: list[list[Table]], count: int, rng: random.Random) -> None:
+    """Play `count` moves at each game (a group: the tables of its people), whoever is to act;
+    every seat of the game sees each move."""
+    for group in groups:
+        for _ in range(count):
+            version = max_version(group)
+            for table in group:
+                await table.state_at_least(version)
+            mover = next((t for t in group if t.state and t.state["view"]["legal"]), None)
+            if mover is not None:
+                await mover.act(pick(mover.state["view"]["legal"], rng), version=version)
+            # The move (or, while robots are to act, theirs) reaches every seat.
+            for table in group:
+                await table.state_at_least(version + 1)
+
+
+def max_version(group: list[Table]) -> int:
+    return max(t.state["version"] if t.state else 0 for t in group)
+
+
+def test_sigkill_mid_game_then_restart_resumes_every_table(tmp_path: Path) -> None:
+    """Three-player Gin, team Gin and Rummy (people, robots, a robot match) come back where they were."""
+    port = _free_port()
+    host = f"127.0.0.1:{port}"
+    rng = random.Random(8)
+    saved: dict[str, Any] = {}
+
+    async def before_the_crash(process: subprocess.Popen[bytes]) -> None:
+        solo = await new_guest(host)
+        rummy = await solo.robot_match("casual", rules={"preset": "rummy", "players": 4, "target": 500})
+        people: dict[str, Guest] = {}
+        games: dict[str, tuple[str, list[str]]] = {"rummy": (rummy, ["solo"])}
+        people["solo"] = solo
+        for game, rules, seats in (
+            ("gin3", {"preset": "gin3", "target": 500}, ["friend", {"robot": "casual"}]),
+            (
+                "teams",
+                {"preset": "gin4_teams", "target": 500},
+                ["friend", {"robot": "novice"}, {"robot": "novice"}],
+            ),
+        ):
+            first, second = await new_guest(host), await new_guest(host)
+            status, room = await first.request(
+                "POST", "/api/rooms", {"rules": rules, "turn_seconds": 0, "seats": seats}
+            )
+            assert status == 200, room
+            status, joined = await second.join(room["code"])
+            assert status == 200, joined
+            people[f"{game}-0"], people[f"{game}-1"] = first, second
+            games[game] = (room["match_id"], [f"{game}-0", f"{game}-1"])
+        tables = {
+            name: await people[name].connect(match) for match, names in games.values() for name in names
+        }
+        groups = [[tables[name] for name in names] for _match, names in games.values()]
+        for table in tables.values():
+            await table.until(lambda m: m["type"] == "state")
+        await _turns(groups, 6, rng)
+        # One more move at each game, and the kill right after sending: accepted or not, never half.
+        for group in groups:
+            mover = next((t for t in group if t.state and t.state["view"]["legal"]), None)
+            if mover is not None and mover.state is not None:
+                await mover.act(pick(mover.state["view"]["legal"], rng), version=mover.state["version"])
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+        saved.update(
+            cookies={name: guest.cookie for name, guest in people.items()},
+            games=games,
+            parts={name: _tables_part(table.state) for name, table in tables.items()},
+        )
+
+    async def after_the_restart() -> None:
+        people = {name: Guest(host, cookie) for name, cookie in saved["cookies"].items()}
+        tables = {}
+        for match, names in saved["games"].values():
+            for name in names:
+                tables[name] = await people[name].connect(match)
+        for name, table in tables.items():
+            now = _tables_part(await table.until(lambda m: m["type"] == "state"))
+            before = saved["parts"][name]
+            assert now["version"] >= before["version"], name  # nothing acknowledged is lost...
+            if now["version"] == before["version"]:
+                assert now == before, name  # ...and the table is exactly as it was
+        # Play goes on at every table, robots included, and every seat sees it.
+        groups = [[tables[name] for name in names] for _match, names in saved["games"].values()]
+        await _turns(groups, 3, rng)
+
+    with serve(tmp_path, port) as process:
+        run(lambda: before_the_crash(process))
+    with serve(tmp_path, port):
+        run(after_the_restart)
+
+
+def _tables_part(state: dict[str, Any] | None) -> dict[str, Any]:
+    """What must be identical after a restart at the bigger tables."""
+    assert state is not None
+    return {k: state[k] for k in ("version", "view", "last_hand", "result")} | {
+        "commitments": state["match"]["commitments"],
+        "status": state["match"]["status"],
+    }

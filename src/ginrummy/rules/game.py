@@ -146,6 +146,11 @@ class Game(Protocol):
 
     def hand_view(self, seat: int, hand_number: int) -> GameView: ...
 
+    def deal_summary(self, hand_number: int) -> tuple[tuple[int, ...], int, dict[str, Any] | None]:
+        """Deal `hand_number`'s seeds (one per hand dealt: two in team Gin), its dealer and its
+        result as its record holds it (None while it is played)."""
+        ...
+
     def record(self) -> Record: ...
 
 

@@ -275,6 +275,11 @@ class Match:
 
     # -- records ---------------------------------------------------------------
 
+    def deal_summary(self, hand_number: int) -> tuple[tuple[int, ...], int, dict[str, Any] | None]:
+        """Hand `hand_number`'s seed, dealer and result (JSON), as the `Game` interface gives them."""
+        hand = self.hands[hand_number - 1]
+        return (hand.seed,), hand.dealer, hand.result.to_json() if hand.result is not None else None
+
     def record(self) -> MatchRecord:
         """The match so far: rules, every deal's seed and dealer, every action, every result."""
         hands = []

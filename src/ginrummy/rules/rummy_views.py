@@ -93,6 +93,15 @@ class RummyView:
 
     def to_json(self) -> dict[str, Any]:
         """The VIEW object of protocol version 2 for Rummy."""
+        data, history = self.to_json_parts()
+        legal, result = data.pop("legal"), data.pop("result")  # after the history, as always
+        data["history"] = [event.to_json() for event in history]
+        data["legal"], data["result"] = legal, result
+        return data
+
+    def to_json_parts(self) -> tuple[dict[str, Any], tuple[RummyEvent, ...]]:
+        """`to_json()` without its `history`, and the history's typed entries: a host that sends
+        views often encodes the history as it grows (an entry never changes), then adds it."""
         result = self.result
         return {
             "game": "rummy",
@@ -111,7 +120,6 @@ class RummyView:
             "stock_count": self.stock_count,
             "turnovers": self.turnovers,
             "known": [cards.to_json() for cards in self.known],
-            "history": [event.to_json() for event in self.history],
             "legal": [a.to_json() for a in self.legal],
             "result": None
             if result is None
@@ -120,7 +128,7 @@ class RummyView:
                 "multiplier": result.multiplier,
                 "left": [cards.to_json() for cards in result.left],
             },
-        }
+        }, self.history
 
     def dumps(self) -> str:
         """The VIEW as one line of JSON."""

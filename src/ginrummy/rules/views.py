@@ -84,6 +84,27 @@ class View:
             "showdown": None if self.showdown is None else self.showdown.to_json(),
         }
 
+    def to_json_parts(self) -> tuple[dict[str, Any], tuple[PublicStep, ...]]:
+        """`to_json()` without its `rules` and `history`, and the history's typed entries.
+
+        For a host that sends views often: it encodes the rules once and the history as it
+        grows (an entry never changes while a hand is played), then adds both under their keys.
+        """
+        return {
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "scores": list(self.scores),
+            "knock_limit": self.knock_limit,
+            "phase": self.phase,
+            "hand": self.hand.to_json(),
+            "discard_pile": [str(c) for c in self.discard_pile],
+            "stock_count": self.stock_count,
+            "opponent_known": self.opponent_known.to_json(),
+            "legal": [a.to_json() for a in self.legal],
+            "showdown": None if self.showdown is None else self.showdown.to_json(),
+        }, self.history
+
     def dumps(self) -> str:
         """The VIEW as one line of JSON."""
         return json.dumps(self.to_json(), separators=(",", ":"))

@@ -1,5 +1,6 @@
 """Use cases of the web platform: guests, rooms, live matches, replays (storage behind a port)."""
 
+from .config import ServiceConfig
 from .errors import (
     BadRequest,
     Forbidden,
@@ -13,9 +14,10 @@ from .errors import (
     encodable,
 )
 from .live import Connection, LiveMatch, SeatInfo, error_message
-from .platform import GameService, ServiceConfig, parse_rules
+from .options import parse_rules
+from .platform import GameService
 from .ports import EventRow, GuestRow, MatchRow, SeatRow, Store, StoreBusy, StoreError
-from .robots import LEVELS, resolve_level, robot_player
+from .robots import LEVELS, resolve_level, robot_for
 
 __all__ = [
     "BadRequest",
@@ -44,5 +46,5 @@ __all__ = [
     "error_message",
     "parse_rules",
     "resolve_level",
-    "robot_player",
+    "robot_for",
 ]

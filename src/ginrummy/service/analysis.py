@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from ..bots.review import ENGINE, MARKS, THRESHOLDS, Position, Review, positions, review, summary
 from ..rules import action_from_json
-from .errors import NotFinished, NotFound, Unavailable
+from .errors import BadRequest, NotFinished, NotFound, Unavailable
 from .ports import AnalysisRow, StoreError
 
 if TYPE_CHECKING:
@@ -100,6 +100,8 @@ class Analyses:
             raise NotFound(f"no match {match_id!r}")
         if row.status != "over":
             raise NotFinished("the match is not finished; it can be analysed when it ends")
+        if row.rules.get("game", "gin") != "gin":
+            raise BadRequest(f"only two-player Gin is analysed, not {row.rules['game']}")
 
     @staticmethod
     def _needs_queue(row: AnalysisRow | None) -> bool:

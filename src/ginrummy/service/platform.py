@@ -4,143 +4,50 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import json
 import logging
 import secrets
 import time
-import unicodedata
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
 from typing import Any
 
-from ..rules import (
-    PRESETS,
-    Card,
-    CardSet,
-    HandEnd,
-    IllegalActionError,
-    Match,
-    Rules,
-    RulesError,
-    action_from_json,
-    seed_commitment,
-)
+from ..rules import GAMES, PRESETS, Game, Match
 from .accounts import AccountService, name_key
+from .action_log import ActionLog, game_of
 from .analysis import Analyses
 from .bots import BotAccounts
 from .challenges import Challenges
 from .cluster.ports import OwnedElsewhere, Ownership, Table
+from .config import ServiceConfig
 from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull
 from .identity import new_guest_id, new_secret, sign_guest, verify_guest
 from .leaderboards import Leaderboards, bucket_keys, utc_day
 from .live import LiveMatch, SeatInfo
-from .names import imitates_robot, invisible_characters
+from .options import (
+    clean_name,
+    parse_robot_levels,
+    parse_room_seats,
+    parse_rules,
+    parse_turn_seconds,
+    robot_level_for,
+    robot_name,
+)
 from .pairing import PairingPool, PoolKey, Seek
 from .ports import GuestRow, Lease, MatchOutcome, MatchRow, SeatRow, Store, StoreError
 from .ratings import BOT_POOL, GAME, public_rating, rating_update
+from .replays import replay_hands
 from .robots import LEVELS
 from .statistics import player_lines
 from .tournaments import Tournaments
 
-__all__ = [
-    "GameService",
-    "ServiceConfig",
-    "parse_rules",
-    "parse_turn_seconds",
-    "robot_level_for",
-    "ROOM_ALPHABET",
-]
+__all__ = ["GIN_PRESETS", "GameService", "ROOM_ALPHABET"]
 
 log = logging.getLogger("ginrummy.service")
 
 # No 0/O, 1/I/L: a code read aloud or copied by hand still works.
 ROOM_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 ROOM_CODE_LENGTH = 6
-NAME_MAX = 24
-
-
-@dataclass(frozen=True, slots=True)
-class ServiceConfig:
-    """Tunable behaviour of the platform (the server fills it from the environment)."""
-
-    robot_delay: float = 0.6
-    grace_seconds: float = 30.0
-    default_turn_seconds: float | None = 60
-    robot_time_budget: float | None = None
-    min_turn_seconds: float = 10.0  # a room's clock can be no shorter (tests shorten it)
-    idle_seconds: float = 600.0  # a match nobody watches and nothing is due in is unloaded after this
-    #: At start, matches played within this many seconds are rebuilt at once (their players are
-    #: about to reconnect); older unfinished ones are rebuilt when someone opens them.
-    restore_seconds: float = 3600.0
-    pairing_interval: float = 1.0  # seconds between quick-pairing waves
-    tournament_interval: float = 1.0  # seconds between a tournament's pairing waves
-    daily_arena_hours: tuple[int, ...] = (0, 6, 12, 18)  # UTC hours the daily arenas start at
-    daily_minutes: float = 60.0
-    daily_target: int = 100
-    daily_swiss_hours: tuple[int, ...] = (3, 15)  # UTC hours the daily Swiss tournaments start at
-    daily_swiss_rounds: int = 5
-    swiss_round_gap: float = 10.0  # seconds between the end of a Swiss round and the next pairing
-    online_turn_seconds: float | None = 60  # the turn clock of matches between strangers
-
-
-def parse_rules(value: Any) -> Rules:
-    """Rules from a preset name or a Rules JSON object; `BadRequest` says what is wrong."""
-    if value is None:
-        return Rules.preset("classic")
-    try:
-        if isinstance(value, str):
-            rules = Rules.preset(value)
-        elif isinstance(value, dict):
-            rules = Rules.from_json(value)
-        else:
-            raise BadRequest(f"rules must be a preset name or an object, got {value!r}")
-    except (RulesError, TypeError, ValueError) as exc:
-        raise BadRequest(f"bad rules: {exc}") from None
-    if rules.game != "gin":
-        raise BadRequest(f"bad rules: the web platform plays two-player Gin only, not {rules.game!r}")
-    return rules
-
-
-def parse_turn_seconds(value: Any, default: float | None, minimum: float) -> float | None:
-    if value is ...:
-        return default
-    if value is None or value == 0:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not minimum <= value <= 3600:
-        raise BadRequest(
-            f"turn_seconds must be 0 (no clock) or a number of seconds from {minimum:g} to 3600, got {value!r}"
-        )
-    return value
-
-
-def clean_name(value: Any) -> str:
-    """A display name: trimmed, 1-24 characters, nothing invisible, not passing for a robot."""
-    if not isinstance(value, str):
-        raise BadRequest("name must be a string")
-    name = unicodedata.normalize("NFC", " ".join(value.split()))
-    if not 1 <= len(name) <= NAME_MAX:
-        raise BadRequest(f"name must be 1 to {NAME_MAX} characters after trimming, got {len(name)}")
-    hidden = invisible_characters(name)
-    if hidden:
-        raise BadRequest(f"name must not contain invisible or control characters ({', '.join(hidden[:3])})")
-    if not any(ch.isalnum() for ch in name):
-        raise BadRequest("name must contain a letter or a digit")
-    if imitates_robot(name):
-        raise BadRequest("name must not look like a robot's name")
-    return name
-
-
-def robot_level_for(rating: float) -> str:
-    """The robot offered to someone of this rating when nobody else is waiting."""
-    for level, below in (("novice", 1300), ("casual", 1500), ("skilled", 1700), ("advanced", 1900)):
-        if rating < below:
-            return level
-    return "expert"
-
-
-def _robot_name(level: str) -> str:
-    return f"Robot ({level})"
+#: Strangers are paired for two-player Gin, with one of its presets.
+GIN_PRESETS = tuple(name for name, rules in PRESETS.items() if rules.game == "gin")
 
 
 class GameService:
@@ -318,29 +225,40 @@ class GameService:
             **fields,
         )
 
-    async def create_robot_match(self, guest: GuestRow, level: Any, rules: Any) -> str:
-        """You (seat 0) against a robot of `level`."""
-        if level is None:
-            level = "casual"
-        if level not in LEVELS:
-            raise BadRequest(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
-        parsed = parse_rules(rules)
+    async def create_robot_match(self, guest: GuestRow, level: Any, rules: Any, *, levels: Any = None) -> str:
+        """You (seat 0) against robots: of `level` in every other seat, or one level per seat (`levels`).
+
+        Any game: two-player Gin, three-player Gin, team Gin (your partner a robot too), Rummy.
+        """
+        parsed = parse_rules(rules, games=GAMES)
+        chosen = parse_robot_levels(level, levels, parsed.players - 1, LEVELS)
         row = self.new_match_row(
             kind="robot",
             status="playing",
             rules=parsed.to_json(),
-            seats=(SeatRow(0, guest.id), SeatRow(1, robot_level=level)),
+            seats=(
+                SeatRow(0, guest.id),
+                *(SeatRow(n, robot_level=lv) for n, lv in enumerate(chosen, start=1)),
+            ),
         )
         await self.store.create_match(row)
         await self._load(row, names={guest.id: guest.name})
         return row.id
 
-    async def create_room(self, guest: GuestRow, rules: Any, turn_seconds: Any = ...) -> tuple[str, str]:
-        """A private room: the creator takes seat 0; returns (code, match id)."""
-        parsed = parse_rules(rules)
+    async def create_room(
+        self, guest: GuestRow, rules: Any, turn_seconds: Any = ..., *, seats: Any = None
+    ) -> tuple[str, str]:
+        """A private room: the creator takes seat 0, friends who open its link take the seats kept
+        for friends (`seats`: "friend" or {"robot": LEVEL} for each other seat); returns (code, match id).
+
+        The game is dealt once every seat is taken.
+        """
+        parsed = parse_rules(rules, games=GAMES)
+        others = parse_room_seats(seats, parsed.players, LEVELS)
         seconds = parse_turn_seconds(
             turn_seconds, self.config.default_turn_seconds, self.config.min_turn_seconds
         )
+        rows = (SeatRow(0, guest.id), *(SeatRow(n, robot_level=lv) for n, lv in enumerate(others, start=1)))
         for _attempt in range(8):
             code = "".join(secrets.choice(ROOM_ALPHABET) for _ in range(ROOM_CODE_LENGTH))
             row = self.new_match_row(
@@ -349,7 +267,7 @@ class GameService:
                 rules=parsed.to_json(),
                 room_code=code,
                 turn_seconds=seconds,
-                seats=(SeatRow(0, guest.id), SeatRow(1)),
+                seats=rows,
             )
             try:
                 await self.store.create_match(row)
@@ -360,7 +278,7 @@ class GameService:
         raise StoreError("could not find a free room code")
 
     async def join_room(self, guest: GuestRow, code: str) -> str:
-        """Take the free seat of room `code` (or return to one's own seat); `RoomFull` otherwise."""
+        """Take a free seat of room `code` (or return to one's own seat); `RoomFull` otherwise."""
         code = code.strip().upper()
         row = await self.store.get_match_by_code(code) if code else None
         if row is None:
@@ -371,29 +289,26 @@ class GameService:
             return str(await self._elsewhere(exc, "join_room", guest=guest.id, code=code))
         if live is None:
             raise NotFound(f"no room {code!r}")
+        full = RoomFull(
+            "this room is full: two players are seated already"
+            if len(live.seats) == 2
+            else "this room is full: every seat is taken"
+        )
         async with live.lock:
             if live.seat_of(guest.id) is not None:
                 return live.id
-            if (
-                live.seats[1].kind is not None
-                or live.seats[1].invited is not None
-                or live.status != "waiting"
-            ):
-                raise RoomFull("this room is full: two players are seated already")
-            if not await self._sit(live, 1, guest):
-                raise RoomFull("this room is full: two players are seated already")
+            free = live.free_seats()
+            if not free or live.status != "waiting":
+                raise full
+            if not await self._sit(live, free[0], guest):
+                raise full
         return live.id
 
     async def _sit(self, live: LiveMatch, seat: int, guest: GuestRow) -> bool:
         """Seat `guest` in the free `seat` of a waiting match, which then starts. Call with `live.lock` held."""
         if not await self.store.take_seat(live.id, seat, guest.id):
             return False
-        live.seats[seat] = SeatInfo(seat, "human", guest.id, None, guest.name)
-        live.disconnected_since[seat] = self.clock()
-        live.status = "playing"
-        live.turn_started = self.clock()
-        live.broadcast()
-        live.reschedule()
+        live.seated(seat, guest.id, guest.name)
         return True
 
     async def room_info(self, guest: GuestRow | None, code: str) -> dict[str, Any]:
@@ -413,15 +328,28 @@ class GameService:
             raise NotFound(f"no room {code!r}")
         host = live.seats[0]
         seated = guest is not None and live.seat_of(guest.id) is not None
+        free = live.free_seats() if live.status == "waiting" else []
         return {
             "code": code,
             "host": host.name,
             "rules": live.match.rules.to_json(),
             "turn_seconds": live.turn_seconds,
             "status": live.status,
-            "full": live.status != "waiting" and not seated,
+            "full": not free and not seated,
             "seated": seated,
             "match_id": live.id if seated else None,
+            # Who sits where so far (robots by level); the free seats are taken in order.
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "level": s.level,
+                    "invited": s.invited is not None,
+                }
+                for s in live.seats
+            ],
+            "free": len(free),
         }
 
     async def rematch(self, guest: GuestRow, match_id: str) -> str:
@@ -439,15 +367,17 @@ class GameService:
             raise BadRequest("a bot accepts each match itself: challenge it again from its profile")
         rematch_id = row.rematch_id
         if rematch_id is None:
-            # Between two people the rematch waits until both have accepted: the one who asks sits
-            # down, the other's seat is kept for them. A robot always accepts.
+            # Between people the rematch waits until everyone has accepted: the one who asks sits
+            # down, the others' seats are kept for them. A robot always accepts.
             ask = row.kind == "room"
             fresh = self.new_match_row(
                 kind=row.kind,
                 status="waiting" if ask else "playing",
                 rules=row.rules,
                 turn_seconds=row.turn_seconds,
-                seats=tuple(SeatRow(s.seat) if ask and s.guest_id != guest.id else s for s in row.seats),
+                seats=tuple(
+                    SeatRow(s.seat) if ask and s.guest_id not in (None, guest.id) else s for s in row.seats
+                ),
                 rematch_of=row.id,
             )
             rematch_id = await self.store.set_rematch(row.id, fresh)
@@ -474,8 +404,8 @@ class GameService:
 
     def pool_key(self, body: dict[str, Any]) -> PoolKey:
         preset = body.get("preset", "classic")
-        if preset not in PRESETS:
-            raise BadRequest(f"preset must be one of {', '.join(PRESETS)}, got {preset!r}")
+        if preset not in GIN_PRESETS:
+            raise BadRequest(f"preset must be one of {', '.join(GIN_PRESETS)}, got {preset!r}")
         target = body.get("target", 100)
         if isinstance(target, bool) or not isinstance(target, int) or not 25 <= target <= 500:
             raise BadRequest(f"target must be a whole number of points from 25 to 500, got {target!r}")
@@ -577,32 +507,13 @@ class GameService:
         finally:
             del self._loading[match_id]
 
-    async def open_new(self, rows: list[MatchRow], names: dict[str, str]) -> None:
-        """Open matches just stored (a tournament's pairing): nothing to read back, no action yet.
-
-        `names`: the players' names (who is missing is read from the store).
-        """
-        for row in rows:
-            await self._load(row, names=names, fresh=True)
-
-    @staticmethod
-    def fresh_match(row: MatchRow) -> Match:
-        """The match of `row` at its start: its rules and deals, no action played."""
-        return Match(_stored_rules(_dumps(row.rules)), seed=row.seed, deal_bits=row.deal_bits)
-
-    async def _rebuild(self, row: MatchRow, *, fresh: bool = False) -> tuple[Match, int]:
-        match = self.fresh_match(row)
-        if fresh:
-            return match, 0
-        events = await self.store.events(row.id)
-        for expected, event in enumerate(events, start=1):
-            if event.seq != expected:
-                raise StoreError(f"match {row.id}: event {expected} is missing from the log")
-            try:
-                match.apply(action_from_json(event.action), event.seat)
-            except IllegalActionError as exc:
-                raise StoreError(f"match {row.id}: stored event {event.seq} does not replay: {exc}") from None
-        return match, len(events)
+    async def game_of(self, match_id: str) -> str | None:
+        """The game a match plays (`gin`, `gin3`, `gin4_teams`, `rummy`), or None if there is no such match."""
+        live = self.live.get(match_id)
+        if live is not None:
+            return live.match.rules.game
+        row = await self.store.get_match(match_id)
+        return None if row is None else str(row.rules.get("game", "gin"))
 
     async def _invited(self, row: MatchRow) -> dict[int, str]:
         """The names of the players a rematch still waits for, by seat (their seats are kept for them)."""
@@ -616,6 +527,22 @@ class GameService:
         found = await self.store.get_guests(list(wanted.values())) if wanted else {}
         return {seat: found[gid].name if gid in found else "Guest" for seat, gid in wanted.items()}
 
+    async def open_new(self, rows: list[MatchRow], names: dict[str, str]) -> None:
+        """Open matches just stored (a tournament's pairing): nothing to read back, no action yet.
+
+        `names`: the players' names (who is missing is read from the store).
+        """
+        for row in rows:
+            await self._load(row, names=names, fresh=True)
+
+    @staticmethod
+    def fresh_match(row: MatchRow) -> Match:
+        """The two-player match of `row` at its start: its rules and deals, no action played."""
+        game = game_of(row)
+        if not isinstance(game, Match):
+            raise BadRequest(f"only two-player Gin is analysed, not {game.rules.game}")
+        return game
+
     async def _load(
         self, row: MatchRow, names: dict[str, str] | None = None, *, fresh: bool = False
     ) -> LiveMatch:
@@ -626,7 +553,8 @@ class GameService:
         if self.ownership is not None:
             # The lease first, then the log: from here on no other process can append to it.
             await self.ownership.claim(row.id)
-        match, version = await self._rebuild(row, fresh=fresh)
+        action_log = ActionLog.fresh(row, self.store) if fresh else await ActionLog.rebuild(row, self.store)
+        game = action_log.game
         wanted = [s.guest_id for s in row.seats if s.guest_id is not None and s.guest_id not in (names or {})]
         found = {g.id: g.name for g in (await self.store.get_guests(wanted)).values()} if wanted else {}
         names = {**(names or {}), **found}
@@ -638,70 +566,72 @@ class GameService:
                 name = names.get(s.guest_id, "Guest")
                 seats.append(SeatInfo(s.seat, "human", s.guest_id, None, name, bot=s.guest_id in bots))
             elif s.robot_level is not None:
-                seats.append(SeatInfo(s.seat, "robot", None, s.robot_level, _robot_name(s.robot_level)))
+                seats.append(SeatInfo(s.seat, "robot", None, s.robot_level, robot_name(s.robot_level)))
             else:
                 seats.append(SeatInfo(s.seat, invited=invited.get(s.seat)))
         status = row.status
-        if match.result is not None and status != "over":
+        if game.result is not None and status != "over":
             # The final action was stored but the crash came before the match was marked finished.
             now = self.clock()
-            outcome = self.outcome_of(match, row.seats, row.rated, now)
-            await self.store.finish_match(row.id, match.result.to_json(), now, outcome)
+            outcome = self.outcome_of(game, row.seats, row.rated, now)
+            await self.store.finish_match(row.id, game.result.to_json(), now, outcome)
             status = "over"
         live = LiveMatch(
             self,
-            match_id=row.id,
             kind=row.kind,
             status=status,
-            match=match,
-            version=version,
+            log=action_log,
             seats=seats,
             room_code=row.room_code,
             turn_seconds=row.turn_seconds,
             rematch_id=row.rematch_id,
             rated=row.rated,
             tournament_id=row.tournament_id,
-            ending=row.result if status == "over" and match.result is None else None,
+            ending=row.result if status == "over" and game.result is None else None,
         )
         existing = self.live.get(row.id)
         if existing is not None:  # loaded meanwhile by another request
             return existing
         self.live[row.id] = live
         live.reschedule()
-        for seat in (0, 1):
+        for seat in range(len(seats)):
             live.watch_absence(seat)  # strangers must come to the table (again, after a restart)
         return live
 
-    def ended_outcome(self, live: LiveMatch, winner: int, finished_at: float) -> MatchOutcome:
-        """The outcome of a match a player resigned or abandoned: the other won it."""
-        return self.outcome_of(live.match, live.seat_rows(), live.rated, finished_at, forfeit_winner=winner)
+    def outcome(
+        self, live: LiveMatch, finished_at: float, *, forfeit_winner: int | None = None
+    ) -> MatchOutcome | None:
+        """What a finished match adds to statistics, leaderboards and ratings (written with its result)."""
+        return self.outcome_of(
+            live.match, live.seat_rows(), live.rated, finished_at, forfeit_winner=forfeit_winner
+        )
 
     def outcome_of(
         self,
-        match: Match,
+        game: Game,
         seats: tuple[SeatRow, ...],
         rated: bool,
         finished_at: float,
         *,
         forfeit_winner: int | None = None,
-    ) -> MatchOutcome:
-        """What a finished match adds to statistics, leaderboards and ratings (written with its result).
-
-        Rated matches are between two people: they move both ratings and count on the points boards.
-        A match with a bot account is rated in the bots' own pool and counts on no board.
-        """
-        lines = player_lines(match, seats, forfeit_winner=forfeit_winner)
+    ) -> MatchOutcome | None:
+        """Rated matches are between two people: they move both ratings and count on the points boards.
+        A match with a bot account is rated in the bots' own pool and counts on no board. The other
+        games are played for fun: they add nothing (docs/compete.md)."""
+        if not isinstance(game, Match):
+            return None
+        lines = player_lines(game, seats, forfeit_winner=forfeit_winner)
         rated = rated and len(lines) == 2
-        game = BOT_POOL if self.bots.seated(seats) else GAME
-        counts = rated and game == GAME
+        pool = BOT_POOL if self.bots.seated(seats) else GAME
+        counts = rated and pool == GAME
         day = utc_day(finished_at)
         return MatchOutcome(
-            game=game,
+            game=pool,
             lines=lines,
             day=day,
             counts=counts,
             buckets=bucket_keys(day) if counts else (),
-            rate=rating_update(game, lines, finished_at) if rated else None,
+            rate=rating_update(pool, lines, finished_at) if rated else None,
         )
 
     def finished(self, live: LiveMatch, result: dict[str, Any] | None, finished_at: float) -> None:
@@ -720,41 +650,75 @@ class GameService:
 
     # -- lists and replays -----------------------------------------------------
 
+    @staticmethod
+    def _players_of(row: MatchRow, names: dict[str, str], bots: Collection[str]) -> list[dict[str, Any]]:
+        """Who sat in each seat of a stored match: people by name (bot accounts marked), robots by level."""
+        players: list[dict[str, Any]] = []
+        for s in row.seats:
+            if s.guest_id is not None:
+                name = names.get(s.guest_id, "Guest")
+                players.append(
+                    {"seat": s.seat, "name": name, "kind": "human", "level": None, "bot": s.guest_id in bots}
+                )
+            elif s.robot_level is not None:
+                level = s.robot_level
+                players.append(
+                    {"seat": s.seat, "name": robot_name(level), "kind": "robot", "level": level, "bot": False}
+                )
+            else:
+                players.append({"seat": s.seat, "name": None, "kind": None, "level": None, "bot": False})
+        return players
+
+    async def _names(self, rows: list[MatchRow]) -> tuple[dict[str, str], Collection[str]]:
+        """The names of the people of `rows`, and which of them are bot accounts."""
+        ids = list({s.guest_id for r in rows for s in r.seats if s.guest_id})
+        if not ids:
+            return {}, ()
+        names = {g.id: g.name for g in (await self.store.get_guests(ids)).values()}
+        return names, set(await self.bots.of(ids))
+
     async def my_matches(self, guest: GuestRow, limit: int = 100) -> list[dict[str, Any]]:
+        """The guest's matches of every game, newest first, with who played, the scores and the result.
+
+        Scores are per side (`side`: the guest's; team Gin's sides are its teams), the winner is a
+        side too; for two-player Gin `opponent` names the other player.
+        """
         rows = await self.store.matches_of(guest.id, limit)
-        other_ids = [s.guest_id for r in rows for s in r.seats if s.guest_id and s.guest_id != guest.id]
-        names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
-        bots = await self.bots.of(other_ids)
+        names, bots = await self._names(rows)
         items = []
         for row in rows:
             seat = next(s.seat for s in row.seats if s.guest_id == guest.id)
-            other = row.seats[1 - seat]
-            if other.guest_id is not None:
-                opponent, kind, level = names.get(other.guest_id, "Guest"), "human", None
-            elif other.robot_level is not None:
-                opponent, kind, level = _robot_name(other.robot_level), "robot", other.robot_level
-            else:
-                opponent, kind, level = None, None, None
+            players = self._players_of(row, names, bots)
+            game = str(row.rules.get("game", "gin"))
+            sides = 2 if game == "gin4_teams" else len(row.seats)
+            opponent: dict[str, Any] = {"name": None, "kind": None, "level": None, "bot": False}
+            if len(row.seats) == 2:
+                opponent = players[1 - seat]
             live = self.live.get(row.id)
             if row.result is not None:
                 scores = list(row.result["scores"])
             elif live is not None:
                 scores = list(live.match.scores)
             else:
-                scores = [0, 0]
+                scores = [0] * sides
+            winner = row.result.get("winner") if row.result is not None else None
             items.append(
                 {
                     "id": row.id,
                     "status": live.status if live is not None else row.status,
-                    "opponent": opponent,
-                    "opponent_kind": kind,
-                    "opponent_level": level,
-                    "opponent_bot": other.guest_id in bots,
+                    "game": game,
+                    "players": players,
+                    "opponent": opponent["name"],
+                    "opponent_kind": opponent["kind"],
+                    "opponent_level": opponent["level"],
+                    "opponent_bot": opponent["bot"],
                     "scores": scores,
+                    "side": seat % 2 if game == "gin4_teams" else seat,
                     "rules": row.rules,
                     "created_at": row.created_at,
                     "finished_at": row.finished_at,
-                    "winner_seat": row.result.get("winner") if row.result is not None else None,
+                    "winner_seat": winner if game == "gin" else None,
+                    "winner_side": winner,
                     "seat": seat,
                     "url": f"/m/{row.id}",
                 }
@@ -762,70 +726,26 @@ class GameService:
         return items
 
     async def replay(self, match_id: str) -> dict[str, Any]:
-        """Every hand of a finished match, move by move, all cards face up, with seeds and commitments."""
+        """Every deal of a finished game, move by move, all cards face up, with seeds and commitments."""
         row = await self.store.get_match(match_id)
         if row is None:
             raise NotFound(f"no match {match_id!r}")
         if row.status != "over":
             # Nothing of an unfinished match is revealed: its seeds and hands are still secret.
             raise NotFinished("the match is not finished; its replay opens when it ends")
-        match, _version = await self._rebuild(row)
-        guest_ids = [s.guest_id for s in row.seats if s.guest_id]
-        names = {g.id: g.name for g in (await self.store.get_guests(guest_ids)).values()}
-        bots = await self.bots.of(guest_ids)
-        players = []
-        for s in row.seats:
-            if s.guest_id is not None:
-                name = names.get(s.guest_id, "Guest")
-                players.append(
-                    {"seat": s.seat, "name": name, "kind": "human", "level": None, "bot": s.guest_id in bots}
-                )
-            else:
-                level = s.robot_level or "casual"
-                players.append(
-                    {
-                        "seat": s.seat,
-                        "name": _robot_name(level),
-                        "kind": "robot",
-                        "level": level,
-                        "bot": False,
-                    }
-                )
-        hands = []
-        for number, hand in enumerate(match.hands, start=1):
-            hands.append(
-                {
-                    "number": number,
-                    "dealer": hand.dealer,
-                    "seed": str(hand.seed),
-                    "commitment": seed_commitment(hand.seed),
-                    "initial_hands": [CardSet.from_mask(mask).to_json() for mask in hand.initial_hands],
-                    "upcard": str(Card(hand.upcard)),
-                    "knock_limit": hand.knock_limit,
-                    "steps": [
-                        {
-                            "seat": step.seat,
-                            "action": step.action.to_json(),
-                            "card": str(step.card) if step.card is not None else None,
-                        }
-                        for step in hand.steps
-                    ],
-                    "showdown": _showdown_json(match.hand_view(0, number).showdown),
-                    "scores_after": list(match.scores_after[number - 1])
-                    if number <= len(match.scores_after)
-                    else None,
-                }
-            )
+        game = (await ActionLog.rebuild(row, self.store)).game
+        players = self._players_of(row, *await self._names([row]))
         return {
             "id": row.id,
-            "rules": match.rules.to_json(),
+            "game": game.rules.game,
+            "rules": game.rules.to_json(),
             "players": players,
             "created_at": row.created_at,
             "finished_at": row.finished_at,
-            "record": match.record().to_json(),
-            "hands": hands,
+            "record": game.record().to_json(),
+            "hands": replay_hands(game),
             # A match aborted, resigned or abandoned has the result stored when it ended.
-            "result": match.result.to_json() if match.result is not None else row.result,
+            "result": game.result.to_json() if game.result is not None else row.result,
         }
 
     # -- profiles ----------------------------------------------------------------
@@ -842,8 +762,9 @@ class GameService:
         ratings = await self.store.get_ratings([guest_id], game)
         history = await self.store.rating_history(guest_id, game)
         stats = await self.store.player_stats(guest_id, game)
+        # The page of two-player Gin, the rated game: the other tables are in My matches.
         every = await self.store.matches_of(guest_id, 100)
-        rows = [r for r in every if r.status == "over"]
+        rows = [r for r in every if r.status == "over" and r.rules.get("game", "gin") == "gin"]
         rows = sorted(rows, key=lambda r: r.finished_at or 0.0, reverse=True)[:50]
         other_ids = [s.guest_id for r in rows for s in r.seats if s.guest_id and s.guest_id != guest_id]
         names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
@@ -861,7 +782,7 @@ class GameService:
                     "kind": row.kind,
                     "opponent": names.get(other.guest_id, "Guest")
                     if other.guest_id
-                    else _robot_name(other.robot_level or "casual"),
+                    else robot_name(other.robot_level or "casual"),
                     "opponent_id": other.guest_id,
                     "opponent_bot": other.guest_id in bots,
                     "scores": [result.get("scores", [0, 0])[seat], result.get("scores", [0, 0])[1 - seat]],
@@ -920,16 +841,3 @@ class GameService:
         if account is None:
             raise NotFound(f"no player named {name!r}")
         return await self.profile(account.guest_id, game)
-
-
-_dumps = json.JSONEncoder(separators=(",", ":"), sort_keys=True).encode
-
-
-@functools.lru_cache(maxsize=256)
-def _stored_rules(text: str) -> Rules:
-    """The rules a match was stored with: a tournament's matches share theirs, parsed once."""
-    return Rules.from_json(json.loads(text))
-
-
-def _showdown_json(showdown: HandEnd | None) -> dict[str, Any] | None:
-    return None if showdown is None else showdown.to_json()

@@ -113,7 +113,7 @@ class MatchRow:
     status: MatchStatus
     rules: dict[str, Any]
     seed: str
-    seats: tuple[SeatRow, SeatRow]
+    seats: tuple[SeatRow, ...]  # one per seat of the game, in seat order
     created_at: float
     room_code: str | None = None
     turn_seconds: float | None = None
@@ -328,7 +328,8 @@ class Store(Protocol):
     async def get_match_by_code(self, code: str) -> MatchRow | None: ...
 
     async def take_seat(self, match_id: str, seat: int, guest_id: str) -> bool:
-        """Seat a guest in an empty seat and mark the match playing; False if the seat was taken."""
+        """Seat a guest in an empty seat, and mark the match playing if no seat is left empty;
+        False if the seat was taken."""
         ...
 
     async def append_event(self, match_id: str, event: EventRow, fence: Lease | None = None) -> None:

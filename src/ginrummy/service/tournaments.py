@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .errors import BadRequest, Forbidden, NotFound
+from .options import parse_rules, parse_turn_seconds, robot_level_for
 from .ports import MatchRow, SeatRow, StoreError, TournamentPlayer, TournamentRow
 from .ratings import GAME
 from .swiss import Cell, SwissStanding, swiss_cells, swiss_pairing, swiss_standings
@@ -354,8 +355,6 @@ class TournamentLive:
     def _seats(self, first: str, second: str | None, ratings: dict[str, float]) -> tuple[SeatRow, SeatRow]:
         """The seats of a match between two people (in random seats) or one and a robot of its
         strength, each with its rating now (`ratings`: the people's)."""
-        from .platform import robot_level_for  # one home for the rating -> robot level choice
-
         if second is None:
             level = robot_level_for(ratings[first])
             return (
@@ -1140,8 +1139,6 @@ class Tournaments:
         starts_in (minutes from now) or starts_at (unix seconds: a date and time the page turns
         from the creator's own time zone into UTC), minutes (an arena's length) or rounds (a
         Swiss's), rules, turn_seconds, rated, robots, listed."""
-        from .platform import parse_rules, parse_turn_seconds
-
         fmt = body.get("format", "arena")
         if fmt not in ("arena", "swiss"):
             raise BadRequest(f"format must be 'arena' or 'swiss', got {fmt!r}")

@@ -644,11 +644,21 @@ class SqlStore:
             )
             if done.rowcount != 1:
                 return False
-            conn.execute(
-                matches.update()
-                .where(matches.c.id == match_id, matches.c.status == "waiting")
-                .values(status="playing")
-            )
+            empty = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(match_seats)
+                .where(
+                    match_seats.c.match_id == match_id,
+                    match_seats.c.guest_id.is_(None),
+                    match_seats.c.robot_level.is_(None),
+                )
+            ).scalar_one()
+            if empty == 0:  # the last seat: the match is dealt
+                conn.execute(
+                    matches.update()
+                    .where(matches.c.id == match_id, matches.c.status == "waiting")
+                    .values(status="playing")
+                )
             return True
 
         return await self._run(job)
@@ -1278,7 +1288,7 @@ def _load_matches(conn: sa.Connection, where: Any, *, limit: int | None = None) 
                 status=r.status,
                 rules=json.loads(r.rules),
                 seed=r.seed,
-                seats=(by_seat.get(0, SeatRow(0)), by_seat.get(1, SeatRow(1))),
+                seats=tuple(by_seat.get(n, SeatRow(n)) for n in range(max(2, len(by_seat)))),
                 created_at=r.created_at,
                 room_code=r.room_code,
                 turn_seconds=r.turn_seconds,

@@ -2,11 +2,12 @@
 // icons, the offline page) so the app starts from it when the network is slow or gone, and
 // shows a clear offline page instead of the browser's error. Play itself needs the server:
 // the API and the table's socket always go to the network.
-const CACHE = "gr-shell-v1";
+const CACHE = "gr-shell-v2";
 const OFFLINE = "/offline";
 const SHELL = [
   OFFLINE,
   "/static/css/app.css",
+  "/static/css/tables.css",
   "/static/manifest.webmanifest",
   "/static/icons/icon.svg",
   "/static/icons/icon-192.png",
@@ -17,25 +18,39 @@ const SHELL = [
   "/static/js/api.js",
   "/static/js/cards.js",
   "/static/js/home.js",
+  "/static/js/game-choice.js",
   "/static/js/i18n.js",
   "/static/js/matches.js",
   "/static/js/melds.js",
+  "/static/js/moves.js",
   "/static/js/names.js",
   "/static/js/offline.js",
   "/static/js/reasons.js",
   "/static/js/replay.js",
+  "/static/js/replay/player.js",
+  "/static/js/replay/tables.js",
   "/static/js/room.js",
   "/static/js/showdown.js",
   "/static/js/sound.js",
   "/static/js/table.js",
   "/static/js/table/choices.js",
   "/static/js/table/input.js",
+  "/static/js/table/knock.js",
   "/static/js/table/motion.js",
   "/static/js/table/overlays.js",
   "/static/js/table/reactions.js",
   "/static/js/table/render.js",
   "/static/js/table/socket.js",
   "/static/js/table/state.js",
+  "/static/js/tables.js",
+  "/static/js/tables/board.js",
+  "/static/js/tables/center.js",
+  "/static/js/tables/hand.js",
+  "/static/js/tables/input.js",
+  "/static/js/tables/overlays.js",
+  "/static/js/tables/picks.js",
+  "/static/js/tables/seats.js",
+  "/static/js/tables/state.js",
   "/static/js/ui.js",
   "/static/js/verify.js",
 ];

@@ -226,7 +226,7 @@ class ClusterNode:
 
     @staticmethod
     def _drop_sockets(live: LiveMatch, reason: str) -> None:
-        for conn in [*live.conns[0], *live.conns[1], *live.watchers]:
+        for conn in [*(c for seat in live.conns.by_seat for c in seat), *live.conns.watchers]:
             if isinstance(conn, Droppable):
                 conn.drop(reason)
 

@@ -1,15 +1,13 @@
 // Home page: guest name, play a robot, create a private room and share its link.
 import { api, describeError } from "./api.js";
+import { GameChoice } from "./game-choice.js";
 import { showHomeBoards, showOnlinePanel } from "./home-compete.js";
 import { t } from "./i18n.js";
 import { guestName } from "./names.js";
 import { copyText, h, startPage, toast } from "./ui.js";
 
 const LEVELS = ["novice", "casual", "skilled", "advanced", "expert"];
-const PRESETS = ["classic", "hoyle", "oklahoma", "big_gin"];
 const TURN_SECONDS = [30, 60, 90, 120, 0];
-const TARGETS = [25, 50, 100, 150, 250];
-const DEFAULT_TARGET = 100;
 const PREFS = "gr-home";
 
 function loadPrefs() {
@@ -22,28 +20,6 @@ function loadPrefs() {
 
 function savePrefs(patch) {
   localStorage.setItem(PREFS, JSON.stringify({ ...loadPrefs(), ...patch }));
-}
-
-function fillRules(select, helpEl, chosen) {
-  select.replaceChildren(...PRESETS.map((p) => h("option", { value: p, selected: p === chosen }, t(`rules.${p}`))));
-  const help = () => {
-    if (helpEl) helpEl.textContent = t(`rules.${select.value}.help`);
-  };
-  select.addEventListener("change", help);
-  help();
-}
-
-function fillTargets(select, chosen) {
-  select.replaceChildren(
-    ...TARGETS.map((n) =>
-      h("option", { value: n, selected: n === (chosen || DEFAULT_TARGET) }, t(n === DEFAULT_TARGET ? "home.target_default" : "home.target_n", { n })),
-    ),
-  );
-}
-
-/** The rules to send: a preset name, or the preset with another target score. */
-function rulesChoice(preset, target) {
-  return target === DEFAULT_TARGET ? preset : { preset, target };
 }
 
 async function setUpName() {
@@ -99,20 +75,19 @@ function setUpRobot(prefs) {
   };
   levels.addEventListener("change", showHelp);
   showHelp();
-  const rules = document.getElementById("robot-rules");
-  fillRules(rules, document.getElementById("robot-rules-help"), prefs.rules || "classic");
-  const targetSelect = document.getElementById("robot-target");
-  fillTargets(targetSelect, prefs.target);
+  const choice = new GameChoice(
+    { game: "robot-game", rules: "robot-rules", players: "robot-players", playersField: "robot-players-field", target: "robot-target", help: "robot-rules-help" },
+    prefs.robot || { rules: prefs.rules, target: prefs.target },
+  );
   const form = document.getElementById("robot-form");
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const level = form.querySelector("input[name=level]:checked").value;
     const button = document.getElementById("play-robot");
     button.disabled = true;
-    const target = Number(targetSelect.value);
-    savePrefs({ level, rules: rules.value, target });
+    savePrefs({ level, robot: choice.saved() });
     try {
-      const made = await api("POST", "/api/matches", { level, rules: rulesChoice(rules.value, target) });
+      const made = await api("POST", "/api/matches", { level, rules: choice.value() });
       location.assign(made.url || `/m/${made.match_id}`);
     } catch (error) {
       toast(describeError(error), "error");
@@ -121,11 +96,41 @@ function setUpRobot(prefs) {
   });
 }
 
+/** The other seats of a room: each waits for a friend who opens the link, or a robot of a level. */
+function renderSeats(count, chosen) {
+  const box = document.getElementById("room-seats");
+  box.hidden = count <= 2;
+  const list = document.getElementById("seat-choices");
+  const before = [...list.querySelectorAll("select")].map((s) => s.value);
+  list.replaceChildren(
+    ...Array.from({ length: count - 1 }, (_, k) => {
+      const value = before[k] ?? chosen[k] ?? "friend";
+      return h(
+        "label",
+        { class: "field seat-choice" },
+        h("span", {}, t("home.seat_n", { n: k + 2 })),
+        h(
+          "select",
+          { id: `seat-${k + 1}`, dataset: { seat: k + 1 } },
+          h("option", { value: "friend", selected: value === "friend" }, t("home.seat_friend")),
+          LEVELS.map((level) => h("option", { value: level, selected: value === level }, t("home.seat_robot", { level: t(`level.${level}`) }))),
+        ),
+      );
+    }),
+  );
+}
+
+function seatsChoice() {
+  return [...document.querySelectorAll("#seat-choices select")].map((s) => (s.value === "friend" ? "friend" : { robot: s.value }));
+}
+
 function setUpRoom(prefs) {
-  const rules = document.getElementById("room-rules");
-  fillRules(rules, document.getElementById("room-rules-help"), prefs.roomRules || "classic");
-  const targetSelect = document.getElementById("room-target");
-  fillTargets(targetSelect, prefs.roomTarget);
+  const saved = prefs.room || { rules: prefs.roomRules, target: prefs.roomTarget };
+  const choice = new GameChoice(
+    { game: "room-game", rules: "room-rules", players: "room-players", playersField: "room-players-field", target: "room-target", help: "room-rules-help" },
+    saved,
+    (count) => renderSeats(count, prefs.roomSeats || []),
+  );
   const seconds = document.getElementById("turn-seconds");
   const chosen = prefs.turnSeconds ?? 60;
   seconds.replaceChildren(
@@ -141,10 +146,10 @@ function setUpRoom(prefs) {
     const button = document.getElementById("create-room");
     button.disabled = true;
     const turnSeconds = Number(seconds.value);
-    const target = Number(targetSelect.value);
-    savePrefs({ roomRules: rules.value, turnSeconds, roomTarget: target });
+    const seats = choice.seats() > 2 ? seatsChoice() : undefined;
+    savePrefs({ room: choice.saved(), turnSeconds, roomSeats: seats ? seats.map((s) => (s === "friend" ? s : s.robot)) : [] });
     try {
-      const room = await api("POST", "/api/rooms", { rules: rulesChoice(rules.value, target), turn_seconds: turnSeconds });
+      const room = await api("POST", "/api/rooms", { rules: choice.value(), turn_seconds: turnSeconds, seats });
       const link = new URL(room.url || `/r/${room.code}`, location.origin).href;
       // The table shows the link again while it waits for the friend.
       sessionStorage.setItem(`gr-room-${room.match_id}`, link);

@@ -1,7 +1,7 @@
 // My matches: every match of this guest, with a link back to the table or to the replay.
 import { api, describeError } from "./api.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
-import { guestName, robotName } from "./names.js";
+import { guestName, playerName, robotName } from "./names.js";
 import { h, startPage } from "./ui.js";
 
 await startPage("matches");
@@ -14,15 +14,25 @@ function opponentName(m) {
   return m.opponent ? guestName(m.opponent) : t("matches.nobody");
 }
 
+/** The others at a table of more than two: "vs Bea, Cai and Robot (Casual)". */
+function othersOf(m) {
+  return (m.players || [])
+    .filter((p) => p.seat !== m.seat)
+    .map((p) => (p.kind ? playerName(p) : t("matches.nobody")))
+    .join(", ");
+}
+
 function row(m) {
-  const seat = m.seat ?? 0;
+  const game = m.game || "gin";
+  const side = m.side ?? m.seat ?? 0;
   const scores = m.scores || [0, 0];
   const preset = m.rules && typeof m.rules === "object" ? m.rules.preset : m.rules;
   let result = t(`matches.status.${m.status}`);
   let resultClass = m.status;
+  const winner = m.winner_side ?? m.winner_seat;
   if (m.status === "over") {
-    if (m.winner_seat === null || m.winner_seat === undefined) result = t("matches.drawn");
-    else if (m.winner_seat === seat) {
+    if (winner === null || winner === undefined) result = t("matches.drawn");
+    else if (winner === side) {
       result = t("matches.won");
       resultClass = "won";
     } else {
@@ -38,9 +48,10 @@ function row(m) {
     "li",
     { class: `match-row ${resultClass}`, dataset: { id: m.id } },
     h("div", { class: "when" }, formatDate(m.finished_at || m.created_at)),
-    h("div", { class: "who" }, t("matches.vs", { name: opponentName(m) })),
-    h("div", { class: "rules" }, preset ? t(`rules.${preset}`) : ""),
-    h("div", { class: "score" }, `${formatNumber(scores[seat])} – ${formatNumber(scores[1 - seat])}`),
+    h("div", { class: "who" }, game === "gin" ? t("matches.vs", { name: opponentName(m) }) : t("matches.with", { names: othersOf(m) })),
+    h("div", { class: "rules" }, game !== "gin" ? t(`rules.${game}`) : preset ? t(`rules.${preset}`) : ""),
+    // This side's score first, then the others'.
+    h("div", { class: "score" }, [scores[side], ...scores.filter((_, k) => k !== side)].map(formatNumber).join(" – ")),
     h("div", { class: `result ${resultClass}` }, result),
     h("div", { class: "go" }, link),
   );

@@ -1,5 +1,5 @@
 // Replay of a finished match: every hand move by move, all cards face up or from one seat, with showdowns,
-// and the computer analysis of each person's decisions beside their moves (analysis.js).
+// and the computer analysis of each person's decisions beside their moves (analysis.js; two-player Gin).
 import { Analysis } from "./analysis.js";
 import { api, describeError } from "./api.js";
 import { cardBack, cardElement, cardText } from "./cards.js";
@@ -8,10 +8,16 @@ import { arrange } from "./melds.js";
 import { outcomeText, showdownPanel, verifyBlock } from "./showdown.js";
 import { playerName } from "./names.js";
 import { h, startPage } from "./ui.js";
+import { ReplayPlayer } from "./replay/player.js";
+import { startTableReplay } from "./replay/tables.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
-const state = { data: null, hands: [], hand: 0, frame: 0, perspective: "all", bottom: 0, timer: null };
-const analysis = new Analysis(matchId, { names: () => names(), go: (hand, frame) => go(hand, frame), changed: () => render() });
+const state = { data: null, hands: [], hand: 0, perspective: "all", bottom: 0 };
+const analysis = new Analysis(matchId, {
+  names: () => names(),
+  go: (hand, frame) => player.go(hand, frame),
+  changed: () => player.render({ side: true }),
+});
 
 /** Every position of one hand: the deal, then the table after each step, then the showdown. */
 function framesOf(hand) {
@@ -132,17 +138,17 @@ function seatView(frame, seat, moved) {
   );
 }
 
-function render() {
-  const hand = state.hands[state.hand];
-  const frames = hand.frames;
-  const frame = frames[state.frame];
+/** Put position `frame` of `hand` on the board; returns the step's text. */
+function draw(hand, frame, perspective) {
+  state.hand = state.hands.indexOf(hand);
+  state.perspective = perspective;
   const n = names();
   const board = document.getElementById("replay-board");
   const moved = frame.step ? frame.moved : null;
   const stepText = frame.showdown
     ? outcomeText(frame.showdown, n)
     : frame.step
-      ? describe(frame.step, state.perspective)
+      ? describe(frame.step, perspective)
       : t("replay.deal", { name: n[hand.dealer] });
   let centre;
   if (frame.showdown) {
@@ -181,36 +187,20 @@ function render() {
       : [seatView(frame, 1 - state.bottom, moved), centre, seatView(frame, state.bottom, moved)]),
   );
   board.dataset.frame = frame.showdown ? "showdown" : frame.step ? "step" : "deal";
-  document.getElementById("replay-step").textContent = stepText;
-  document.getElementById("replay-position").textContent = t("replay.position", {
-    hand: state.hand + 1,
-    hands: state.hands.length,
-    step: state.frame,
-    steps: frames.length - 1,
-  });
-  const select = document.getElementById("hand-select");
-  select.value = String(state.hand);
-  for (const [id, disabled] of [
-    ["prev-hand", state.hand === 0 && state.frame === 0],
-    ["prev-step", state.hand === 0 && state.frame === 0],
-    ["next-step", state.hand === state.hands.length - 1 && state.frame === frames.length - 1],
-    ["next-hand", state.hand === state.hands.length - 1],
-  ]) {
-    document.getElementById(id).disabled = disabled;
-  }
-  renderSide();
-  analysis.renderNote(state.hand + 1, frame.showdown ? null : frame.step ? state.frame - 1 : null, upcardBefore(frames, state.frame));
-  history.replaceState(null, "", `#h${state.hand + 1}s${state.frame}`);
+  const index = hand.frames.indexOf(frame);
+  analysis.renderNote(state.hand + 1, frame.showdown ? null : frame.step ? index - 1 : null, upcardBefore(hand.frames, index));
+  return stepText;
 }
 
-let sideHand = -1;
-let sideVersion = -1;
-function renderSide() {
-  const side = document.getElementById("replay-side");
-  if (sideHand === state.hand && sideVersion === analysis.version && side.childElementCount) return;
-  sideHand = state.hand;
-  sideVersion = analysis.version;
-  const hand = state.hands[state.hand];
+/** The upcard before the move of frame `index` (the card a "take" took). */
+function upcardBefore(frames, index) {
+  const before = frames[Math.max(0, index - 1)];
+  return before && before.pile.length ? before.pile[before.pile.length - 1] : null;
+}
+
+/** The list of hands beside the board, and the verification of hand `index`. */
+function renderSide(index) {
+  const hand = state.hands[index];
   const n = names();
   const verify = verifyBlock({
     seed: hand.seed,
@@ -224,10 +214,10 @@ function renderSide() {
     state.hands.map((x, k) =>
       h(
         "li",
-        { class: k === state.hand ? "current" : "" },
+        { class: k === index ? "current" : "" },
         h(
           "button",
-          { type: "button", class: "link", onclick: () => go(k, 0) },
+          { type: "button", class: "link", onclick: () => player.go(k, 0) },
           t("replay.hand_line", {
             n: k + 1,
             outcome: outcomeText(x.showdown, n),
@@ -238,138 +228,15 @@ function renderSide() {
     ),
   );
   // The analysis panel and the note on the move shown are the analysis's own elements, moved here.
-  side.replaceChildren(
+  document.getElementById("replay-side").replaceChildren(
     analysis.panel,
-    h("h2", {}, t("replay.hand_title", { n: state.hand + 1 })),
+    h("h2", {}, t("replay.hand_title", { n: index + 1 })),
     analysis.note,
-    analysis.handList(state.hand + 1),
+    analysis.handList(index + 1),
     verify || "",
     h("h2", {}, t("replay.hands")),
     list,
   );
-}
-
-/** The upcard before the move of frame `index` (the card a "take" took). */
-function upcardBefore(frames, index) {
-  const before = frames[Math.max(0, index - 1)];
-  return before && before.pile.length ? before.pile[before.pile.length - 1] : null;
-}
-
-function go(hand, frame) {
-  state.hand = Math.max(0, Math.min(state.hands.length - 1, hand));
-  const count = state.hands[state.hand].frames.length;
-  state.frame = frame < 0 ? count - 1 : Math.min(frame, count - 1);
-  render();
-}
-
-function stepBy(delta) {
-  const frames = state.hands[state.hand].frames;
-  const next = state.frame + delta;
-  if (next >= frames.length) {
-    if (state.hand < state.hands.length - 1) go(state.hand + 1, 0);
-    else stopPlay();
-  } else if (next < 0) {
-    if (state.hand > 0) go(state.hand - 1, -1);
-  } else go(state.hand, next);
-}
-
-function stopPlay() {
-  clearInterval(state.timer);
-  state.timer = null;
-  const b = document.getElementById("play");
-  if (b) {
-    b.replaceChildren(icon("play"));
-    b.setAttribute("aria-label", t("replay.play"));
-    b.setAttribute("aria-pressed", "false");
-  }
-}
-
-function togglePlay() {
-  if (state.timer) return stopPlay();
-  state.timer = setInterval(() => stepBy(1), 900);
-  const b = document.getElementById("play");
-  b.replaceChildren(icon("pause"));
-  b.setAttribute("aria-label", t("replay.pause"));
-  b.setAttribute("aria-pressed", "true");
-}
-
-const ICONS = {
-  first: "M4 5h2v14H4zM13 5v14L6 12zM21 5v14l-7-7z",
-  back: "M16 5v14L7 12z",
-  play: "M8 5v14l11-7z",
-  pause: "M7 5h4v14H7zM13 5h4v14h-4z",
-  step: "M6 5v14l9-7zM16 5h2v14h-2z",
-  last: "M3 5v14l7-7zM11 5v14l7-7zM18 5h2v14h-2z",
-};
-
-function icon(name) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("class", "icon");
-  svg.setAttribute("aria-hidden", "true");
-  const path = document.createElementNS(ns, "path");
-  path.setAttribute("d", ICONS[name]);
-  svg.append(path);
-  return svg;
-}
-
-function controls() {
-  const n = names();
-  const button = (id, label, text, onclick) =>
-    h("button", { type: "button", id, "aria-label": label, title: label, onclick }, text);
-  const handSelect = h(
-    "select",
-    { id: "hand-select", "aria-label": t("replay.choose_hand") },
-    state.hands.map((x, k) => h("option", { value: k }, t("replay.hand_title", { n: k + 1 }))),
-  );
-  handSelect.addEventListener("change", () => go(Number(handSelect.value), 0));
-  const perspective = h(
-    "select",
-    { id: "perspective", "aria-label": t("replay.perspective") },
-    h("option", { value: "all" }, t("replay.all_cards")),
-    h("option", { value: "0" }, t("replay.from_seat", { name: n[0] })),
-    h("option", { value: "1" }, t("replay.from_seat", { name: n[1] })),
-  );
-  perspective.addEventListener("change", () => {
-    state.perspective = perspective.value;
-    if (perspective.value !== "all") state.bottom = Number(perspective.value);
-    render();
-  });
-  document.getElementById("replay-controls").replaceChildren(
-    h(
-      "div",
-      { class: "buttons" },
-      button("prev-hand", t("replay.prev_hand"), icon("first"), () => (state.frame > 0 ? go(state.hand, 0) : go(state.hand - 1, 0))),
-      button("prev-step", t("replay.prev_step"), icon("back"), () => stepBy(-1)),
-      button("play", t("replay.play"), icon("play"), togglePlay),
-      button("next-step", t("replay.next_step"), icon("step"), () => stepBy(1)),
-      button("next-hand", t("replay.next_hand"), icon("last"), () => go(state.hand + 1, 0)),
-    ),
-    h("div", { class: "selects" }, handSelect, perspective),
-    h("p", { class: "step-text", id: "replay-step", "aria-live": "polite" }),
-    h("p", { class: "position", id: "replay-position" }),
-    h("p", { class: "keys-help" }, t("replay.keys_help")),
-  );
-}
-
-function onKey(event) {
-  if (event.target.closest("input, select, textarea")) return;
-  const keys = {
-    ArrowRight: () => stepBy(1),
-    ArrowLeft: () => stepBy(-1),
-    ArrowDown: () => go(state.hand + 1, 0),
-    PageDown: () => go(state.hand + 1, 0),
-    ArrowUp: () => go(state.hand - 1, 0),
-    PageUp: () => go(state.hand - 1, 0),
-    Home: () => go(state.hand, 0),
-    End: () => go(state.hand, -1),
-  };
-  if (keys[event.key]) {
-    event.preventDefault();
-    stopPlay();
-    keys[event.key]();
-  }
 }
 
 async function mySeat(data) {
@@ -384,12 +251,11 @@ async function mySeat(data) {
   return 0;
 }
 
-await startPage("replay");
-try {
-  const data = await api("GET", `/api/matches/${encodeURIComponent(matchId)}/replay`);
+/** The replay of two-player Gin. */
+function startGinReplay(data, bottom) {
   state.data = data;
   state.hands = data.hands.map((hand) => ({ ...hand, frames: framesOf(hand) }));
-  state.bottom = await mySeat(data);
+  state.bottom = bottom;
   const n = names();
   const result = data.result || {};
   const scores = result.scores || (data.hands.length ? data.hands[data.hands.length - 1].scores_after : [0, 0]) || [0, 0];
@@ -403,17 +269,34 @@ try {
     h("span", {}, tn("replay.hand_count", data.hands.length)),
   );
   if (!state.hands.length) throw new Error("empty");
-  controls();
-  const fromHash = () => {
-    const m = /^#h(\d+)s(\d+)$/.exec(location.hash);
-    if (m) go(Number(m[1]) - 1, Number(m[2]));
-    return Boolean(m);
-  };
-  if (!fromHash()) go(0, 0);
-  // A link to a position (#h2s14) opened on this page goes there.
-  window.addEventListener("hashchange", fromHash);
-  document.addEventListener("keydown", onKey);
+  player = new ReplayPlayer({
+    deals: state.hands,
+    perspectives: [
+      { value: "all", label: t("replay.all_cards") },
+      { value: "0", label: t("replay.from_seat", { name: n[0] }) },
+      { value: "1", label: t("replay.from_seat", { name: n[1] }) },
+    ],
+    draw,
+    side: renderSide,
+    onPerspective: (value) => {
+      if (value !== "all") state.bottom = Number(value);
+    },
+  });
+  player.start();
   analysis.start();
+}
+
+let player = null;
+
+await startPage("replay");
+try {
+  const data = await api("GET", `/api/matches/${encodeURIComponent(matchId)}/replay`);
+  if (data.game && data.game !== "gin") {
+    if (!data.hands.length) throw new Error("empty");
+    startTableReplay(data, await mySeat(data));
+  } else {
+    startGinReplay(data, await mySeat(data));
+  }
 } catch (error) {
   const known = { not_finished: "replay.not_finished", not_found: "replay.not_found" };
   const text = known[error.code]

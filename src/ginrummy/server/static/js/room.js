@@ -1,7 +1,7 @@
-// Private room link: who invites you and to what, your name, then join as the second player.
+// Private room link: who invites you and to what, who sits there already, your name, then join.
 import { api, describeError } from "./api.js";
-import { t } from "./i18n.js";
-import { guestName, isDefaultGuestName } from "./names.js";
+import { t, tn } from "./i18n.js";
+import { guestName, isDefaultGuestName, robotName } from "./names.js";
 import { h, startPage } from "./ui.js";
 
 await startPage("room");
@@ -13,19 +13,47 @@ const form = document.getElementById("join-form");
 const nameInput = document.getElementById("join-name");
 message.textContent = t("room.code", { code });
 
-function refuse(error) {
+/** Say why this room cannot be joined (`seats`: how many the room has, when known). */
+function refuse(error, seats = 2) {
   title.textContent = t("room.cannot_join");
-  const known = { room_full: "room.full", not_found: "room.not_found" };
-  message.textContent = known[error.code] ? t(known[error.code]) : describeError(error);
+  const known = {
+    room_full: seats > 2 ? t("room.full_table") : t("room.full"),
+    not_found: t("room.not_found"),
+  };
+  message.textContent = known[error.code] || describeError(error);
   form.hidden = true;
   home.hidden = false;
 }
 
-/** What is played: the rules, the target and the clock, in one line. */
+/** What is played: the game (or Gin's rules), the players, the target and the clock, in one line. */
 function terms(room) {
-  const parts = [t(`rules.${room.rules.preset}`), t("table.target", { n: room.rules.target })];
+  const game = room.rules.game || "gin";
+  const parts = [game === "gin" ? t(`rules.${room.rules.preset}`) : t(`rules.${game}`)];
+  if (game !== "gin") parts.push(t("home.players_n", { n: room.rules.players }));
+  parts.push(t("table.target", { n: room.rules.target }));
   parts.push(room.turn_seconds ? t("home.seconds", { n: room.turn_seconds }) : t("home.no_clock"));
   return parts.join(" · ");
+}
+
+/** Who is at a table of more than two so far, and how many seats are still free. */
+function seatList(room) {
+  if (room.seats.length <= 2) return null;
+  return h(
+    "div",
+    { class: "room-seats-info" },
+    h(
+      "ul",
+      { class: "seat-list", id: "room-seat-list" },
+      room.seats.map((s) =>
+        h(
+          "li",
+          { class: s.kind ? "taken" : "free" },
+          s.kind === "robot" ? robotName(s.level) : s.kind ? guestName(s.name) : t("tables.seat_free"),
+        ),
+      ),
+    ),
+    h("p", { class: "hint", id: "room-free" }, tn("room.free_seats", room.free)),
+  );
 }
 
 try {
@@ -35,10 +63,10 @@ try {
     title.textContent = t("room.joined");
     location.replace(`/m/${encodeURIComponent(room.match_id)}`);
   } else if (room.full) {
-    refuse({ code: "room_full" });
+    refuse({ code: "room_full" }, room.seats.length);
   } else {
     title.textContent = t("room.invited", { name: guestName(room.host) });
-    message.replaceChildren(h("span", { id: "room-terms" }, terms(room)));
+    message.replaceChildren(h("span", { id: "room-terms" }, terms(room)), seatList(room) || "");
     // The friend says who they are before sitting down; a name chosen before is offered again.
     nameInput.value = isDefaultGuestName(me.name) ? "" : me.name;
     nameInput.placeholder = guestName(me.name);
@@ -55,7 +83,7 @@ try {
         title.textContent = t("room.joined");
         location.replace(joined.url || `/m/${joined.match_id}`);
       } catch (error) {
-        if (error.code === "room_full" || error.code === "not_found") refuse(error);
+        if (error.code === "room_full" || error.code === "not_found") refuse(error, room.seats.length);
         else message.textContent = describeError(error);
         button.disabled = false;
       }

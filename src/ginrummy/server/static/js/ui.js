@@ -144,6 +144,17 @@ export async function copyText(text, input) {
   }
 }
 
+/** Count down every clock under `root` (elements with a data-deadline in unix seconds): m:ss. */
+export function tickDeadlines(root) {
+  for (const el of root.querySelectorAll("[data-deadline]")) {
+    const left = Math.max(0, Math.ceil(Number(el.dataset.deadline) - Date.now() / 1000));
+    const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    const target = el.querySelector(".time") || el;
+    if (target.textContent !== text) target.textContent = text;
+    el.classList.toggle("low", left <= 10);
+  }
+}
+
 /** A modal dialog built on <dialog>; resolves with the value of the button pressed. */
 export function ask({ title, body, buttons, className }) {
   return new Promise((resolve) => {

@@ -46,13 +46,41 @@ function render(message) {
   root.dataset.version = String(message.version);
 }
 
+/** A bigger table (three-player Gin, team Gin, Rummy): its players, the face-up cards, the totals. */
+function renderTable(message) {
+  const v = message.view;
+  const m = message.match;
+  const result = message.result;
+  const name = (s) => m.players[s].name || "";
+  const hands = v.tables || [v]; // Gin: its hands being played; Rummy: the one table
+  root.replaceChildren(
+    h("h1", {}, t("watch.title"), " · ", t(`rules.${m.game}`)),
+    h("p", { class: "hint" }, t("watch.hint_table")),
+    h("p", { class: "watch-scores" }, (v.scores || []).map((n, side) => `${side + 1}: ${formatNumber(n)}`).join(" · ")),
+    ...hands.map((hand) =>
+      h(
+        "div",
+        { class: "watch-center" },
+        h("div", { class: "watch-name" }, (hand.players && Array.isArray(hand.players) ? hand.players : m.players.map((p) => p.seat)).map(name).join(" · ")),
+        (hand.table || []).map((meld) => h("div", { class: "group" }, meld.cards.map((c) => cardElement(c, { classes: ["small"] })))),
+        h("div", { class: "watch-stock" }, cardBack(), h("span", {}, t("watch.stock", { n: hand.stock_count ?? 0 }))),
+        h("div", { class: "watch-pile" }, (hand.discard_pile || []).slice(-6).map((c) => cardElement(c))),
+      ),
+    ),
+    result ? h("p", { class: "winner", id: "watch-result" }, result.winner === null || result.winner === undefined ? t("end.draw") : t("watch.won_side", { n: result.winner + 1 })) : null,
+  );
+  root.dataset.version = String(message.version);
+}
+
 function connect(attempt = 0) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/ws/watch/${encodeURIComponent(matchId)}`);
   ws.addEventListener("message", (event) => {
     const message = parseJson(event.data);
-    if (message.type === "spectate") render(message);
-    else if (message.type === "error") root.replaceChildren(h("p", { class: "error" }, message.message));
+    if (message.type === "error") root.replaceChildren(h("p", { class: "error" }, message.message));
+    if (message.type !== "spectate" || !message.view) return;
+    if (message.match.game && message.match.game !== "gin") renderTable(message);
+    else render(message);
   });
   ws.addEventListener("close", (event) => {
     if (event.code === 4404) return;

@@ -3,7 +3,8 @@
 // choices about the hand (select a card, sort, reorder).
 import { cardBack, cardText } from "../cards.js";
 import { t } from "../i18n.js";
-import { ask, h, toast } from "../ui.js";
+import { ask, toast } from "../ui.js";
+import { confirmKnock } from "./knock.js";
 
 export class Input {
   /**
@@ -106,46 +107,8 @@ export class Input {
         v && v.phase === "discard" ? t("table.knock_too_much", { n: v.knock_limit }) : t("table.draw_first");
       return toast(text, "error");
     }
-    let card = choice.chosen.card;
-    let select = null;
-    const body = h("div", {});
-    if (choice.options.length > 1) {
-      select = h(
-        "select",
-        { id: "knock-card" },
-        choice.options.map((o) =>
-          h(
-            "option",
-            { value: o.card, selected: o.card === card },
-            t("table.knock_option", { card: cardText(o.card), n: o.deadwood }),
-          ),
-        ),
-      );
-      body.append(h("label", { class: "field" }, h("span", {}, t("table.knock_which")), select));
-    }
-    const explain = h("p", { id: "knock-explain" });
-    const update = () => {
-      const picked = choice.options.find((o) => o.card === (select ? select.value : card));
-      explain.textContent =
-        picked.deadwood === 0
-          ? t("table.confirm_gin_text", { card: cardText(picked.card) })
-          : t("table.confirm_knock_text", { card: cardText(picked.card), n: picked.deadwood });
-    };
-    if (select) select.addEventListener("change", update);
-    update();
-    body.append(explain);
-    const gin = choice.options.some((o) => o.deadwood === 0) && choice.chosen.deadwood === 0;
-    const answer = await ask({
-      title: gin ? t("table.confirm_gin") : t("table.confirm_knock"),
-      body,
-      className: "confirm-knock",
-      buttons: [
-        { label: t("table.cancel"), value: "cancel" },
-        { label: gin ? t("table.gin") : t("table.knock"), value: "knock", class: "primary" },
-      ],
-    });
-    if (answer !== "knock") return;
-    if (select) card = select.value;
+    const card = await confirmKnock(choice);
+    if (!card) return;
     this.choices.selected = null;
     this.send({ type: "knock", card });
   }

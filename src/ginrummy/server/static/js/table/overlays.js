@@ -8,13 +8,72 @@ import { copyText, h, toast } from "../ui.js";
 const SHOWDOWN_SECONDS = 8;
 const HOLD_KEY = "gr-showdown-hold"; // "1": showdowns stay open until Continue is pressed
 
+/**
+ * The end of a hand over the table (`panel`), until Continue is pressed or its countdown ends (a
+ * player may hold it open; one reading the deal's verification keeps it open too). `onClose`
+ * runs once when it goes; returns {close}.
+ */
+export function openTimed(table, panel, { over, onClose }) {
+  const overlay = h("div", {
+    class: "overlay showdown-overlay",
+    role: "dialog",
+    "aria-modal": "true",
+    "aria-labelledby": "showdown-title",
+    id: "showdown",
+  });
+  const countdown = h("span", { class: "countdown", id: "showdown-countdown" });
+  const button = h(
+    "button",
+    { class: "primary big", id: "showdown-continue", type: "button" },
+    over ? t("showdown.see_result") : t("showdown.next_deal"),
+  );
+  const hold = h("input", { type: "checkbox", id: "showdown-hold", checked: localStorage.getItem(HOLD_KEY) === "1" });
+  const holdLabel = h("label", { class: "hold-option" }, hold, h("span", {}, t("showdown.hold")));
+  overlay.append(
+    h("div", { class: "overlay-box" }, panel, h("div", { class: "overlay-actions" }, over ? null : holdLabel, countdown, button)),
+  );
+  table.append(overlay);
+  let deadline = Date.now() + SHOWDOWN_SECONDS * 1000;
+  let timer = null;
+  const close = () => {
+    if (timer === null) return;
+    clearInterval(timer);
+    timer = null;
+    overlay.remove();
+    onClose();
+  };
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    if (hold.checked) {
+      countdown.textContent = over ? "" : t("showdown.held");
+      return;
+    }
+    countdown.textContent = over ? "" : t("showdown.countdown", { s: left });
+    // Someone reading the deal verification keeps the showdown open until they press the button.
+    if (left <= 0 && !overlay.querySelector("details[open]")) close();
+  };
+  hold.addEventListener("change", () => {
+    localStorage.setItem(HOLD_KEY, hold.checked ? "1" : "0");
+    if (!hold.checked) deadline = Date.now() + SHOWDOWN_SECONDS * 1000; // a fresh count after unticking
+    tick();
+  });
+  timer = setInterval(tick, 250);
+  tick();
+  button.addEventListener("click", close);
+  overlay.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") close();
+  });
+  button.focus();
+  return { close };
+}
+
 export class Overlays {
   /** `state`: TableState; `onShowdownClosed()` runs when a showdown goes away. */
   constructor(state, onShowdownClosed) {
     this.state = state;
     this.onShowdownClosed = onShowdownClosed;
     this.table = document.getElementById("table");
-    this.showdown = null; // {handNumber, timer} while a showdown is shown
+    this.showdown = null; // {close} while a showdown is shown
   }
 
   get showingShowdown() {
@@ -24,73 +83,20 @@ export class Overlays {
   /** Show the showdown of `finished` (a hand view with its showdown) until Continue or its countdown. */
   openShowdown(finished) {
     const { state } = this;
-    const overlay = h("div", {
-      class: "overlay showdown-overlay",
-      role: "dialog",
-      "aria-modal": "true",
-      "aria-labelledby": "showdown-title",
-      id: "showdown",
-    });
-    const over = state.match && state.match.status === "over";
     const panel = showdownPanel(finished.showdown, {
       names: state.names(),
       textNames: state.names(true),
       published: state.commitments[finished.hand_number],
       targetScore: state.target(),
     });
-    const countdown = h("span", { class: "countdown", id: "showdown-countdown" });
-    const button = h(
-      "button",
-      { class: "primary big", id: "showdown-continue", type: "button" },
-      over ? t("showdown.see_result") : t("showdown.next_deal"),
-    );
-    const hold = h("input", {
-      type: "checkbox",
-      id: "showdown-hold",
-      checked: localStorage.getItem(HOLD_KEY) === "1",
+    this.showdown = openTimed(this.table, panel, {
+      over: state.match && state.match.status === "over",
+      onClose: () => {
+        this.state.markShowdownSeen(finished.hand_number);
+        this.showdown = null;
+        this.onShowdownClosed();
+      },
     });
-    const holdLabel = h("label", { class: "hold-option" }, hold, h("span", {}, t("showdown.hold")));
-    overlay.append(
-      h(
-        "div",
-        { class: "overlay-box" },
-        panel,
-        h("div", { class: "overlay-actions" }, over ? null : holdLabel, countdown, button),
-      ),
-    );
-    this.table.append(overlay);
-    let deadline = Date.now() + SHOWDOWN_SECONDS * 1000;
-    const tick = () => {
-      const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
-      if (hold.checked) {
-        countdown.textContent = over ? "" : t("showdown.held");
-        return;
-      }
-      countdown.textContent = over ? "" : t("showdown.countdown", { s: left });
-      // Someone reading the deal verification keeps the showdown open until they press the button.
-      if (left <= 0 && !overlay.querySelector("details[open]")) this.closeShowdown();
-    };
-    hold.addEventListener("change", () => {
-      localStorage.setItem(HOLD_KEY, hold.checked ? "1" : "0");
-      if (!hold.checked) deadline = Date.now() + SHOWDOWN_SECONDS * 1000; // a fresh count after unticking
-      tick();
-    });
-    this.showdown = { handNumber: finished.hand_number, timer: setInterval(tick, 250) };
-    tick();
-    button.addEventListener("click", () => this.closeShowdown());
-    overlay.addEventListener("keydown", (e) => {
-      if (e.key === "Escape") this.closeShowdown();
-    });
-    button.focus();
-  }
-
-  closeShowdown() {
-    if (!this.showdown) return;
-    clearInterval(this.showdown.timer);
-    this.state.markShowdownSeen(this.showdown.handNumber);
-    this.showdown = null;
-    document.getElementById("showdown")?.remove();
-    this.onShowdownClosed();
   }
 
   /** The wait for the friend of a new room, with the link to send them. */
@@ -249,32 +255,35 @@ export class Overlays {
     rematch.focus();
   }
 
-  /**
-   * The table cannot be opened: say why (by the refusal's code) instead of the table, and offer
-   * the way in: the room's link when it still has a free seat, else home or My matches.
-   */
+  /** The table cannot be opened: say why instead of the table (see `fatalPanel`). */
   showFatal(code, joinUrl) {
-    const known = ["no_guest", "not_seated", "not_found"].includes(code) ? code : "forbidden";
-    const title = joinUrl ? t("table.join_title") : t(`table.fatal.${known}.title`);
-    const text = joinUrl ? t("table.join_text") : t(`table.fatal.${known}`);
-    const actions = [];
-    if (joinUrl) {
-      actions.push(h("a", { class: "button primary big", id: "fatal-join", href: joinUrl }, t("table.join")));
-    }
-    if (known === "not_found") {
-      actions.push(h("a", { class: "button", id: "fatal-matches", href: "/matches" }, t("nav.matches")));
-    }
-    actions.push(
-      h("a", { class: joinUrl ? "button" : "button primary", id: "fatal-home", href: "/" }, t("table.fatal.home")),
-    );
-    this.table.replaceChildren(
-      h(
-        "div",
-        { class: "panel center-panel fatal", dataset: { code: known } },
-        h("h2", { id: "fatal-title" }, title),
-        h("p", { id: "fatal" }, text),
-        h("div", { class: "overlay-actions centered" }, actions),
-      ),
-    );
+    this.table.replaceChildren(fatalPanel(code, joinUrl));
   }
+}
+
+/**
+ * Why a table cannot be opened (by the refusal's code), and the way in: the room's link when it
+ * still has a free seat, else home or My matches.
+ */
+export function fatalPanel(code, joinUrl) {
+  const known = ["no_guest", "not_seated", "not_found"].includes(code) ? code : "forbidden";
+  const title = joinUrl ? t("table.join_title") : t(`table.fatal.${known}.title`);
+  const text = joinUrl ? t("table.join_text") : t(`table.fatal.${known}`);
+  const actions = [];
+  if (joinUrl) {
+    actions.push(h("a", { class: "button primary big", id: "fatal-join", href: joinUrl }, t("table.join")));
+  }
+  if (known === "not_found") {
+    actions.push(h("a", { class: "button", id: "fatal-matches", href: "/matches" }, t("nav.matches")));
+  }
+  actions.push(
+    h("a", { class: joinUrl ? "button" : "button primary", id: "fatal-home", href: "/" }, t("table.fatal.home")),
+  );
+  return h(
+    "div",
+    { class: "panel center-panel fatal", dataset: { code: known } },
+    h("h2", { id: "fatal-title" }, title),
+    h("p", { id: "fatal" }, text),
+    h("div", { class: "overlay-actions centered" }, actions),
+  );
 }

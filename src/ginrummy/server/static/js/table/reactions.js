@@ -1,5 +1,5 @@
 // Quick reactions: a fixed set of emotes (no free text, so nothing to moderate) sent to the other
-// player and shown beside the sender's seat for a few seconds. The other player's reactions can be
+// players and shown beside the sender's seat for a few seconds. The other player's reactions can be
 // muted; the choice is kept in this browser. The server limits how often they may be sent.
 import { t } from "../i18n.js";
 import { sounds } from "../sound.js";
@@ -32,7 +32,8 @@ export class Reactions {
   /** Reactions are for a table with another person (a robot does not read them). */
   get available() {
     const m = this.state.match;
-    return Boolean(m && m.status !== "waiting" && this.state.player(1 - this.state.seat).kind === "human");
+    const others = (m && m.players) || [];
+    return Boolean(m && m.status !== "waiting" && others.some((p) => p.seat !== this.state.seat && p.kind === "human"));
   }
 
   attach() {
@@ -49,7 +50,7 @@ export class Reactions {
     slot.addEventListener("change", (event) => {
       if (event.target.id === "mute-reactions") {
         localStorage.setItem(MUTE_KEY, event.target.checked ? "1" : "0");
-        if (event.target.checked) this.clear(1 - this.state.seat);
+        if (event.target.checked) document.getElementById("bubble-theirs")?.remove();
       }
     });
     document.addEventListener("keydown", (event) => {
@@ -131,15 +132,11 @@ export class Reactions {
       "div",
       { class: `bubble ${mine ? "mine" : "theirs"}`, id, role: "status", dataset: { emote } },
       h("span", { class: "emoji", "aria-hidden": "true" }, EMOTES[emote]),
-      h("span", {}, mine ? t(`reaction.${emote}`) : t("reaction.from", { name: this.state.opponentName(), text: t(`reaction.${emote}`) })),
+      h("span", {}, mine ? t(`reaction.${emote}`) : t("reaction.from", { name: this.state.player(seat).name, text: t(`reaction.${emote}`) })),
     );
     document.getElementById("table").append(bubble);
     if (!mine) sounds.play("reaction");
     clearTimeout(this.timers[id]);
     this.timers[id] = setTimeout(() => bubble.remove(), SHOWN_MS);
-  }
-
-  clear(seat) {
-    document.getElementById(seat === this.state.seat ? "bubble-mine" : "bubble-theirs")?.remove();
   }
 }

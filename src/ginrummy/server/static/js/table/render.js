@@ -6,7 +6,8 @@ import { formatNumber, t, tn } from "../i18n.js";
 import { minDeadwood } from "../melds.js";
 import { reasonText } from "../reasons.js";
 import { ruleNotes } from "../rules.js";
-import { h } from "../ui.js";
+import { describeMove } from "../moves.js";
+import { h, tickDeadlines } from "../ui.js";
 import { SORT_MODES } from "./choices.js";
 
 export class Board {
@@ -133,15 +134,7 @@ export class Board {
 
   /** Count the clocks down (called a few times a second): every element with a data-deadline. */
   updateClocks() {
-    for (const el of document.querySelectorAll("#table [data-deadline]")) {
-      const left = Math.max(0, Math.ceil(Number(el.dataset.deadline) - Date.now() / 1000));
-      const mm = Math.floor(left / 60);
-      const ss = String(left % 60).padStart(2, "0");
-      const text = `${mm}:${ss}`;
-      const target = el.querySelector(".time") || el;
-      if (target.textContent !== text) target.textContent = text;
-      el.classList.toggle("low", left <= 10);
-    }
+    tickDeadlines(this.table);
   }
 
   renderOpponent() {
@@ -488,24 +481,7 @@ export class Board {
 
   describeStep(entry) {
     const { state } = this;
-    const who = entry.seat === state.seat ? t("table.you") : state.opponentName();
-    const a = entry.action;
-    const card = entry.card || a.card;
-    switch (a.type) {
-      case "pass":
-        return t("move.pass", { who });
-      case "draw":
-        if (a.source === "discard") return t("move.take", { who, card: cardText(card) });
-        return card ? t("move.draw_seen", { who, card: cardText(card) }) : t("move.draw", { who });
-      case "discard":
-        return t("move.discard", { who, card: cardText(card) });
-      case "knock":
-        return t("move.knock", { who });
-      case "big_gin":
-        return t("move.big_gin", { who });
-      default:
-        return a.type;
-    }
+    return describeMove(entry, entry.seat === state.seat ? t("table.you") : state.opponentName());
   }
 
   renderLastMoves() {

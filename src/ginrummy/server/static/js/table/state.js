@@ -1,9 +1,8 @@
 // The match state: the latest state message from the server, the facts the table derives from it,
 // and what this browser remembers about the match between reloads (sessionStorage, per match).
-import { cardIndex, pointsOf } from "../cards.js";
 import { t } from "../i18n.js";
-import { minDeadwood } from "../melds.js";
 import { playerName } from "../names.js";
+import { knockChoice } from "./knock.js";
 
 /** Values kept in sessionStorage under "gr-<key>-<match id>" (they survive a reload of the tab). */
 export class MatchMemory {
@@ -211,17 +210,8 @@ export class TableState {
     return null;
   }
 
-  /**
-   * The knock choice: the `selected` card when it allows a knock, else the one leaving the least
-   * deadwood; with every allowed card and the deadwood it leaves. Null when knocking is not allowed.
-   */
+  /** The knock choice for the `selected` card (table/knock.js), or null when knocking is not allowed. */
   knockChoice(selected) {
-    const v = this.view;
-    const options = this.knockCards();
-    if (!options.length || !v) return null;
-    const after = options.map((card) => ({ card, deadwood: minDeadwood(v.hand.filter((c) => c !== card)) }));
-    after.sort((a, b) => a.deadwood - b.deadwood || pointsOf(cardIndex(b.card)) - pointsOf(cardIndex(a.card)));
-    const chosen = after.find((o) => o.card === selected) || after[0];
-    return { chosen, options: after };
+    return knockChoice(this.view && this.view.hand, this.legal, selected);
   }
 }

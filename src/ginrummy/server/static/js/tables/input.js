@@ -1,0 +1,322 @@
+// What the player does at a table of any game: taps, keys and drag and drop turned into moves for
+// the socket (checked against the legal moves first, so a refusal is explained at once) and into
+// choices about the hand (pick cards, sort, reorder).
+import { cardBack, cardText } from "../cards.js";
+import { t } from "../i18n.js";
+import { ask, toast } from "../ui.js";
+import { confirmKnock } from "../table/knock.js";
+
+export class TableInput {
+  /** `board` redraws the parts a choice changes; `blocked()` is true while an overlay holds the table. */
+  constructor({ state, choices, picks, socket, board, blocked }) {
+    this.state = state;
+    this.choices = choices;
+    this.picks = picks;
+    this.socket = socket;
+    this.board = board;
+    this.blocked = blocked;
+    this.drag = null;
+    this.suppressClick = false;
+  }
+
+  attach() {
+    const hand = document.getElementById("hand");
+    hand.addEventListener("click", (e) => this.onHandClick(e));
+    hand.addEventListener("keydown", (e) => this.onHandKey(e));
+    for (const id of ["stock", "discard"]) {
+      const el = document.getElementById(id);
+      el.addEventListener("click", (e) => this.onPileClick(e));
+      el.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          this.onPileClick(e);
+        }
+      });
+    }
+    document.getElementById("melds").addEventListener("click", (e) => {
+      const spot = e.target.closest("[data-meld]");
+      if (spot && !this.suppressClick) this.layOff(Number(spot.dataset.meld));
+    });
+    document.getElementById("actions").addEventListener("click", (e) => this.onActionClick(e));
+    document.getElementById("status").addEventListener("click", (e) => this.onActionClick(e));
+    document.getElementById("sort").addEventListener("click", (e) => {
+      const chip = e.target.closest("[data-sort]");
+      if (chip) {
+        this.choices.setSort(chip.dataset.sort);
+        this.board.redrawHand(true);
+      }
+    });
+    document.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+    document.addEventListener("pointermove", (e) => this.onPointerMove(e), { passive: false });
+    document.addEventListener("pointerup", (e) => this.onPointerUp(e));
+    document.addEventListener("pointercancel", () => this.cancelDrag());
+    document.addEventListener("keydown", (e) => this.onShortcut(e));
+  }
+
+  // --- moves ------------------------------------------------------------------------------
+
+  send(action) {
+    if (!this.socket.sendAction(action, this.state.version)) toast(t("table.offline"), "error");
+    else this.picks.clear();
+  }
+
+  /** False (and says why) when this player may not move now. */
+  ready() {
+    const { state } = this;
+    if (this.socket.pending) return false;
+    if (state.myTurn()) return true;
+    const m = state.match;
+    if (!m || m.status === "waiting") toast(t("table.waiting"), "error");
+    else if (state.phase() === "out") toast(t("tables.you_sit_out"), "error");
+    else toast(t("tables.not_your_turn"), "error");
+    return false;
+  }
+
+  draw(source) {
+    if (!this.ready()) return;
+    if (!this.state.canDraw(source)) {
+      if (!["draw", "offer"].includes(this.state.phase())) toast(t("table.already_drew"), "error");
+      else toast(source === "stock" ? t("table.cannot_stock") : t("table.cannot_take"), "error");
+      return;
+    }
+    this.send({ type: "draw", source });
+  }
+
+  pass() {
+    if (!this.ready()) return;
+    if (!this.state.canPass()) return toast(t("table.cannot_pass"), "error");
+    this.send({ type: "pass" });
+  }
+
+  discard(card = this.picks.single()) {
+    const { state } = this;
+    if (!this.ready()) return;
+    if (["draw", "offer"].includes(state.phase())) return toast(t("table.draw_first"), "error");
+    if (!card) return toast(t("table.select_first"), "error");
+    if (card === state.takenCard()) return toast(t("table.taken_card"), "error");
+    if (!state.canDiscard(card)) return toast(t("table.cannot_discard", { card: cardText(card) }), "error");
+    this.send({ type: "discard", card });
+  }
+
+  meld(cards = this.picks.cards) {
+    if (!this.ready()) return;
+    const meld = this.state.meldOf(cards);
+    if (!meld) return toast(cards.length ? t("tables.not_a_meld") : t("tables.pick_meld"), "error");
+    this.send(meld);
+  }
+
+  layOff(number, card = this.picks.single()) {
+    const { state } = this;
+    if (!this.ready()) return;
+    if (!card) return toast(t("tables.pick_layoff"), "error");
+    if (number === null) return toast(t("tables.no_meld_fits", { card: cardText(card) }), "error");
+    if (!state.layoffsOf(card).includes(number)) {
+      return toast(t("tables.cannot_lay_off", { card: cardText(card), n: number + 1 }), "error");
+    }
+    this.send({ type: "layoff", card, meld: number });
+  }
+
+  /** Lay the last cards down: the move that empties the hand. */
+  goOut() {
+    if (!this.ready()) return;
+    const out = this.state.goingOut();
+    if (!out) return toast(t("tables.cannot_go_out"), "error");
+    this.send(out);
+  }
+
+  async knock() {
+    const { state } = this;
+    if (!this.ready()) return;
+    const choice = state.knockChoice(this.picks.single());
+    if (!choice) {
+      const mine = state.mine();
+      const text = state.phase() === "discard" ? t("table.knock_too_much", { n: mine.knock_limit }) : t("table.draw_first");
+      return toast(text, "error");
+    }
+    const card = await confirmKnock(choice);
+    if (card) this.send({ type: "knock", card });
+  }
+
+  async bigGin() {
+    if (!this.state.canBigGin()) return;
+    const answer = await ask({
+      title: t("table.big_gin"),
+      body: t("table.confirm_big_gin"),
+      buttons: [
+        { label: t("table.cancel"), value: "cancel" },
+        { label: t("table.big_gin"), value: "go", class: "primary" },
+      ],
+    });
+    if (answer === "go") this.send({ type: "big_gin" });
+  }
+
+  onActionClick(event) {
+    const button = event.target.closest("button[data-action]");
+    if (!button || button.disabled) return;
+    const run = {
+      take: () => this.draw("discard"),
+      stock: () => this.draw("stock"),
+      pass: () => this.pass(),
+      discard: () => this.discard(),
+      meld: () => this.meld(),
+      "meld-ready": () => this.meld(button.dataset.cards.split(" ")),
+      out: () => this.goOut(),
+      knock: () => this.knock(),
+      "big-gin": () => this.bigGin(),
+      back: () => this.socket.sendMessage({ type: "back" }),
+    }[button.dataset.action];
+    if (run) run();
+  }
+
+  // --- choices about the hand -------------------------------------------------------------
+
+  pick(card) {
+    this.picks.toggle(card);
+    this.board.redrawHand(false);
+  }
+
+  currentOrder() {
+    return [...document.querySelectorAll("#hand .card")].map((el) => el.dataset.card);
+  }
+
+  moveCard(card, toIndex) {
+    this.choices.move(this.currentOrder(), card, toIndex);
+    this.board.redrawHand(true);
+  }
+
+  onHandClick(event) {
+    if (this.suppressClick) return;
+    const el = event.target.closest(".card");
+    if (el) this.pick(el.dataset.card);
+  }
+
+  onHandKey(event) {
+    const el = event.target.closest(".card");
+    if (!el) return;
+    const cards = [...document.querySelectorAll("#hand .card")];
+    const index = cards.indexOf(el);
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      event.preventDefault();
+      const step = event.key === "ArrowLeft" ? -1 : 1;
+      if (event.shiftKey || event.altKey) {
+        this.moveCard(el.dataset.card, index + step);
+        document.querySelector(`#hand [data-card="${el.dataset.card}"]`)?.focus();
+      } else cards[(index + step + cards.length) % cards.length].focus();
+    } else if (event.key === "Home" || event.key === "End") {
+      event.preventDefault();
+      cards[event.key === "Home" ? 0 : cards.length - 1].focus();
+    }
+  }
+
+  onPileClick(event) {
+    if (this.suppressClick) return;
+    if (event.currentTarget.id === "stock") return this.draw("stock");
+    const { state } = this;
+    if (state.myTurn() && !["draw", "offer"].includes(state.phase())) return this.discard();
+    return this.draw("discard");
+  }
+
+  onShortcut(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || this.blocked()) return;
+    if (event.target.closest("input, select, textarea, dialog")) return;
+    if (!this.state.view) return;
+    const { state } = this;
+    const run = {
+      s: () => this.draw("stock"),
+      u: () => this.draw("discard"),
+      p: () => state.canPass() && this.pass(),
+      d: () => this.discard(),
+      k: () => !state.rummy && this.knock(),
+      m: () => state.rummy && this.meld(),
+      o: () => state.rummy && this.goOut(),
+      l: () => {
+        const card = this.picks.single();
+        const fits = card ? state.layoffsOf(card) : [];
+        return state.rummy && this.layOff(fits.length ? fits[0] : null);
+      },
+    }[event.key.toLowerCase()];
+    if (!run) return;
+    run();
+    event.preventDefault();
+  }
+
+  // --- drag and drop (pointer events) -----------------------------------------------------
+
+  onPointerDown(event) {
+    if (event.button !== 0 || this.blocked()) return;
+    const source = event.target.closest("#hand .card") || event.target.closest("#stock, #discard");
+    if (!source) return;
+    this.drag = { source, x: event.clientX, y: event.clientY, ghost: null, id: event.pointerId };
+  }
+
+  onPointerMove(event) {
+    const drag = this.drag;
+    if (!drag || drag.id !== event.pointerId) return;
+    if (!drag.ghost) {
+      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
+      const from = drag.source;
+      let ghost;
+      if (from.id === "stock") ghost = cardBack();
+      else if (from.id === "discard") {
+        const top = from.querySelector(".top");
+        if (!top) return;
+        ghost = top.cloneNode(true);
+      } else ghost = from.cloneNode(true);
+      ghost.classList.add("ghost");
+      ghost.removeAttribute("id");
+      document.body.append(ghost);
+      drag.ghost = ghost;
+      from.classList.add("dragging");
+      document.body.classList.add("is-dragging");
+      if (from.dataset.card) this.board.showLayoffTargets(from.dataset.card);
+    }
+    drag.ghost.style.left = `${event.clientX}px`;
+    drag.ghost.style.top = `${event.clientY}px`;
+    event.preventDefault();
+  }
+
+  cancelDrag() {
+    const drag = this.drag;
+    this.drag = null;
+    if (!drag || !drag.ghost) return;
+    drag.ghost.remove();
+    drag.source.classList.remove("dragging");
+    document.body.classList.remove("is-dragging");
+    this.board.showLayoffTargets(null);
+  }
+
+  onPointerUp(event) {
+    const drag = this.drag;
+    if (!drag || drag.id !== event.pointerId) return;
+    if (!drag.ghost) {
+      this.drag = null; // a plain tap; the click handler does the work
+      return;
+    }
+    this.cancelDrag();
+    this.suppressClick = true;
+    setTimeout(() => {
+      this.suppressClick = false;
+    }, 0);
+    const target = document.elementFromPoint(event.clientX, event.clientY);
+    if (drag.source.id === "stock" || drag.source.id === "discard") {
+      if (target && target.closest("#me")) this.draw(drag.source.id === "stock" ? "stock" : "discard");
+      return;
+    }
+    const card = drag.source.dataset.card;
+    const spot = target && target.closest("[data-meld]");
+    if (spot) return this.layOff(Number(spot.dataset.meld), card);
+    if (target && target.closest("#discard")) return this.discard(card);
+    if (target && target.closest("#hand")) {
+      const others = [...document.querySelectorAll("#hand .card")].filter((el) => el.dataset.card !== card);
+      let best = null;
+      for (const [k, el] of others.entries()) {
+        const r = el.getBoundingClientRect();
+        const cx = r.left + r.width / 2;
+        const cy = r.top + r.height / 2;
+        const d = Math.hypot(event.clientX - cx, (event.clientY - cy) * 2);
+        if (!best || d < best.d) best = { d, index: event.clientX > cx ? k + 1 : k };
+      }
+      this.moveCard(card, best ? best.index : 0);
+    }
+  }
+}

@@ -1,0 +1,147 @@
+// The people around the table: the scoreboard (each side's total against the target) and every
+// other seat, clockwise from this one's left, with its name, connection, cards held, the cards it
+// was seen taking, its role this hand (dealer, sitting out, partner) and its turn clock.
+import { cardBack, cardElement } from "../cards.js";
+import { formatNumber, t, tn } from "../i18n.js";
+import { ruleNotes } from "../rules.js";
+import { h } from "../ui.js";
+
+export class SeatsView {
+  constructor(state) {
+    this.state = state;
+  }
+
+  render() {
+    this.renderScoreboard();
+    this.renderOthers();
+  }
+
+  renderScoreboard() {
+    const { state } = this;
+    const m = state.match;
+    const v = state.view;
+    const scores = (state.result && state.result.scores) || (v ? v.scores : state.sides().map(() => 0));
+    const goal = state.target();
+    const mine = state.sideOf(state.seat);
+    const rows = state.sides().map((_, side) =>
+      h(
+        "div",
+        { class: `score ${side === mine ? "mine" : "theirs"}`, dataset: { side } },
+        h("span", { class: "score-name" }, state.sideName(side)),
+        h("span", { class: "score-value" }, formatNumber(scores[side] ?? 0)),
+        h(
+          "span",
+          { class: "score-bar", "aria-hidden": "true" },
+          h("span", { style: `width:${Math.max(0, Math.min(100, (100 * (scores[side] ?? 0)) / goal))}%` }),
+        ),
+      ),
+    );
+    const info = [];
+    if (v) {
+      const n = v.hand_number;
+      info.push(state.game === "gin4_teams" ? t("tables.round_number", { n }) : t("table.hand_number", { n }));
+    }
+    info.push(t("table.target", { n: goal }));
+    info.push(t(`rules.${state.game}`));
+    const notes = ruleNotes(m.rule_changes);
+    document
+      .getElementById("scoreboard")
+      .replaceChildren(
+        ...rows,
+        h("div", { class: "score-info" }, info.join(" · ")),
+        ...(notes.length ? [h("div", { class: "rules-line", id: "rules-line" }, t("table.rules_line", { rules: notes.join(" · ") }))] : []),
+      );
+  }
+
+  /** The other seats in the order they play after this one. */
+  order() {
+    const { state } = this;
+    return Array.from({ length: state.seats - 1 }, (_, k) => (state.seat + 1 + k) % state.seats);
+  }
+
+  /** What `seat` does this hand: deals and sits out (three-player Gin), deals (Rummy), or nothing. */
+  role(seat) {
+    const { state } = this;
+    const v = state.view;
+    if (!v) return null;
+    if (state.game === "gin3" && v.dealer === seat) return t("tables.sits_out");
+    if (state.rummy && v.dealer === seat) return t("tables.dealer");
+    return null;
+  }
+
+  renderOthers() {
+    const { state } = this;
+    const m = state.match;
+    const acting = state.acting();
+    const partner = state.partner();
+    const section = document.getElementById("others");
+    section.dataset.count = String(state.seats - 1);
+    section.replaceChildren(
+      ...this.order().map((seat) => {
+        const p = state.player(seat);
+        const count = state.handCount(seat);
+        const known = state.knownOf(seat);
+        const turn = acting.includes(seat);
+        const level = p.kind === "robot" && p.level ? t(`level.${p.level}`) : null;
+        const kind =
+          level && !String(p.name).toLowerCase().includes(String(level).toLowerCase()) ? t("table.robot_level", { level }) : null;
+        const role = this.role(seat);
+        const deadline = m.turn_deadlines && m.turn_deadlines[seat];
+        return h(
+          "section",
+          {
+            class: `seat other${turn ? " to-act" : ""}${seat === partner ? " partner" : ""}`,
+            id: `seat-${seat}`,
+            dataset: { seat, count },
+            "aria-label": t("table.opponent_area", { name: p.name }),
+          },
+          h(
+            "div",
+            { class: "seat-head" },
+            h("span", {
+              class: `presence ${state.player(seat).connected ? "online" : "offline"}`,
+              title: p.connected ? t("table.connected") : t("table.disconnected"),
+            }),
+            h("strong", { class: "seat-name" }, p.name),
+            kind ? h("span", { class: "seat-kind" }, kind) : null,
+            seat === partner ? h("span", { class: "badge partner" }, t("tables.partner")) : null,
+            role ? h("span", { class: "badge role" }, role) : null,
+            p.connected || p.kind !== "human" ? null : h("span", { class: "badge warn" }, t("table.disconnected")),
+            p.autoplay ? h("span", { class: "badge" }, t("table.autoplay")) : null,
+            !p.autoplay && p.autoplay_at && m.status === "playing"
+              ? h(
+                  "span",
+                  { class: "badge grace", dataset: { deadline: p.autoplay_at } },
+                  t("table.robot_in"),
+                  " ",
+                  h("span", { class: "time" }),
+                )
+              : null,
+            turn ? h("span", { class: "badge turn" }, t("table.their_turn")) : null,
+            turn && deadline && !p.autoplay
+              ? h("span", { class: "clock", "aria-label": t("table.clock"), dataset: { deadline } })
+              : null,
+          ),
+          h(
+            "div",
+            { class: "opp-cards", "aria-label": tn("table.opponent_count", count) },
+            h(
+              "div",
+              { class: "fan", dataset: { count } },
+              Array.from({ length: Math.max(0, Math.min(count, 11) - known.length) }, () => cardBack({ classes: ["small"] })),
+            ),
+            count ? h("span", { class: "count-label" }, formatNumber(count)) : null,
+            known.length
+              ? h(
+                  "div",
+                  { class: "known" },
+                  h("span", { class: "known-label" }, t("table.seen_taking")),
+                  h("div", { class: "group" }, known.map((c) => cardElement(c, { classes: ["small"] }))),
+                )
+              : null,
+          ),
+        );
+      }),
+    );
+  }
+}
