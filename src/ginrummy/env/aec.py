@@ -27,7 +27,7 @@ from ..rules import (
     View,
     new_game,
 )
-from ..rules.game import Game
+from ..rules.game import Game, HandOutcome
 from .encoding import ACTIONS, ObservationLayout
 from .observer import TableObserver
 from .rummy import RUMMY_ACTIONS, RummyEncoder
@@ -160,6 +160,8 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.codec_size) for a in self.possible_agents}
         self._seeds = random.Random(secrets.randbits(63))
         self._game: Game | None = None
+        self._match: Match | None = None  # the game, in two-player Gin
+        self._target = self.rules.target
         self._hand_steps = 0
         self._deal_totals: tuple[int, ...] = ()  # each side's total as the deal began
         self._last_table: int | None = None  # team Gin: the hand the last action was played in
@@ -185,6 +187,7 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
             what = "a team, 0 or 1" if self._teams else f"a seat from 0 to {self.seats - 1}"
             raise ValueError(f"options['dealer'] must be {what}, got {dealer!r}")
         self._game = new_game(self.rules, seed=match_seed, first_dealer=dealer)
+        self._match = self._game if isinstance(self._game, Match) else None
         self._observer.reset()
         self._hand_steps = 0
         self._deal_totals = tuple(self._game.scores)
@@ -202,15 +205,40 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
     def observe(self, agent: str) -> Observation:
         seat = self._seat_of[agent]
         encode = self._encode
-        obs, mask = self._observe_pair(seat) if encode is None else encode(self._view(seat))
+        if encode is not None:
+            obs, mask = encode(self._view(seat))
+            return {"observation": obs, "action_mask": mask}
+        # Two-player Gin: what `ObservationEncoder` makes of `self.view(agent)`, read from the hand.
+        match = self._match
+        if match is None:
+            raise RuntimeError("call reset() before using the environment")
+        final = self._final_hand
+        if final is None:
+            hand = match.hands[-1]
+            scores: tuple[int, int] | list[int] = (
+                match.scores_after[-1] if hand.phase == "over" else match.scores
+            )
+        else:
+            hand = match.hands[final - 1]
+            scores = match.scores_after[final - 1]
+        obs, mask = self._observer.observe(hand, seat, scores, self._target)
         return {"observation": obs, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
         if action is None:
             raise ValueError(f"{agent} is to act and must choose an action, not None")
         try:
@@ -220,20 +248,46 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
                 f"an action is an integer from 0 to {self.codec_size - 1}, got {action!r}"
             ) from None
         seat = self._seat_of[agent]
-        chosen = self._decode(index, seat)
-        number = game.hand_number
-        try:
-            ended = game.apply(chosen, seat)
-        except IllegalActionError as exc:
-            raise IllegalActionError(f"{agent} cannot play action {index} ({chosen}): {exc}") from None
-        self._hand_steps += 1
-        self._cumulative_rewards[agent] = 0.0
-        if self._paid:
-            self._clear_rewards()
-            self._paid = False
-        if self._teams:
-            self._last_table = None if game.hand_number != number else _team_table(number, seat)
-        if ended is not None and (game.is_over or game.hand_number != number):
+        match = self._match
+        ended: HandOutcome | None
+        if match is not None:  # two-player Gin: the path the benchmark measures
+            if not 0 <= index < 108:
+                raise ValueError(f"action must be an integer from 0 to 107, got {index}")
+            chosen: GameAction = _GIN_ACTIONS[index]
+            try:
+                ended = match.apply(chosen, seat)
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"{agent} cannot play action {index} ({chosen}): {exc}") from None
+            self._cumulative_rewards[agent] = 0.0
+            if self._paid:
+                self._clear_rewards()
+                self._paid = False
+            self._hand_steps += 1
+            if ended is None and self._hand_steps < self.max_hand_steps:
+                # Only a finished deal pays rewards; between deals every reward is already zero.
+                self.agent_selection = self._agent_names[match.hands[-1].to_act]
+                if self.render_mode == "human":
+                    self.render()
+                return
+            number = len(match.hands) if match.result is not None else len(match.hands) - 1
+        else:
+            game = self.game
+            chosen = self._decode(index, seat)
+            number = game.hand_number
+            try:
+                ended = game.apply(chosen, seat)
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"{agent} cannot play action {index} ({chosen}): {exc}") from None
+            if ended is not None and not game.is_over and game.hand_number == number:
+                ended = None  # team Gin: one hand of the round is over, the other plays on
+            if self._teams:
+                self._last_table = None if game.hand_number != number else _team_table(number, seat)
+            self._cumulative_rewards[agent] = 0.0
+            if self._paid:
+                self._clear_rewards()
+                self._paid = False
+            self._hand_steps += 1
+        if ended is not None:
             self._hand_steps = 0
             self._deal_over(ended.outcome, number)
             self._accumulate_rewards()
@@ -245,7 +299,6 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
         if self.terminations[agent] or self.truncations[agent]:
             self.agent_selection = self.agents[(self.agents.index(agent) + 1) % len(self.agents)]
         else:
-            # Only a finished deal pays rewards; between deals every reward is already zero.
             self.agent_selection = self._agent_names[self._seat_to_act()]
         if self.render_mode == "human":
             self.render()
@@ -273,7 +326,7 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
         return text
 
     def close(self) -> None:
-        self._game = None
+        self._game = self._match = None
 
     # -- beyond the API --------------------------------------------------------
 
@@ -317,18 +370,6 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
         if self._final_hand is not None:
             return self.game.hand_view(seat, self._final_hand)
         return self.game.view(seat)
-
-    def _observe_pair(self, seat: int) -> Encoded:
-        # What `ObservationEncoder` makes of `self.view(agent)`, read from the hand directly.
-        match = self.match
-        final = self._final_hand
-        if final is not None:
-            hand = match.hands[final - 1]
-            scores: tuple[int, int] | list[int] = match.scores_after[final - 1]
-        else:
-            hand = match.hands[-1]
-            scores = match.scores_after[-1] if hand.phase == "over" else match.scores
-        return self._observer.observe(hand, seat, scores, self.rules.target)
 
     def _decode(self, index: int, seat: int) -> GameAction:
         if not 0 <= index < self.codec_size:
@@ -410,6 +451,9 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
                 if not self._teams:
                     info["winner"] = winners[0] if winners else None
             self.infos[a] = info
+
+
+_GIN_ACTIONS: Final = ACTIONS.actions
 
 
 def _team_table(round_number: int, seat: int) -> int:

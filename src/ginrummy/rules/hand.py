@@ -198,6 +198,15 @@ _BY_JSON: Final = {
 }
 
 
+# The steps as seen, by seat and card index, for the hot path of `Hand._apply_unchecked`.
+_DISCARD_STEPS: Final = tuple(tuple(_STEPS[(seat, "discard", None, c)] for c in CARDS) for seat in (0, 1))
+_PILE_STEPS: Final = tuple(tuple(_STEPS[(seat, "draw", "discard", c)] for c in CARDS) for seat in (0, 1))
+_STOCK_STEPS: Final = tuple(tuple(_STEPS[(seat, "draw", "stock", c)] for c in CARDS) for seat in (0, 1))
+_UNSEEN_STOCK_STEPS: Final = tuple(_STEPS[(seat, "draw", "stock", None)] for seat in (0, 1))
+# A `Step` made without the Python-level `__new__` a NamedTuple adds.
+_new_step: Final = tuple.__new__
+
+
 def _card_or_none(text: Any) -> Card | None:
     return None if text is None else parse_card(text)
 
@@ -218,6 +227,9 @@ class LegalMasks(NamedTuple):
 
 
 NO_LEGAL_ACTION: Final = LegalMasks(False, False, False, 0, 0, False)
+_OFFER: Final = LegalMasks(True, True, False, 0, 0, False)
+_DRAW_EITHER: Final = LegalMasks(True, False, True, 0, 0, False)
+_DRAW_STOCK_ONLY: Final = LegalMasks(False, False, True, 0, 0, False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +358,7 @@ class Hand:
         """Every action the player to act may take now, as flags and card masks."""
         phase = self.phase
         if phase == "draw":
-            return LegalMasks(not self.forced_stock, False, True, 0, 0, False)
+            return _DRAW_STOCK_ONLY if self.forced_stock else _DRAW_EITHER
         if phase == "discard":
             hand = self.hands[self.to_act]
             discards = hand if self.taken < 0 else hand & ~(1 << self.taken)
@@ -356,7 +368,7 @@ class Hand:
             big_gin = self.rules.big_gin_bonus is not None and least_deadwood(hand) == 0
             return LegalMasks(False, False, False, discards, knocks, big_gin)
         if phase == "offer":
-            return LegalMasks(True, True, False, 0, 0, False)
+            return _OFFER
         return NO_LEGAL_ACTION
 
     def legal_actions(self) -> list[Action]:
@@ -448,39 +460,22 @@ class Hand:
         self._apply_unchecked(action)
 
     def _apply_unchecked(self, action: Action) -> None:
+        # The hot path of every host: exact types first (actions are final dataclasses), each
+        # step written with what each seat saw of it (the card of a stock draw only its drawer).
         me = self.to_act
-        phase = self.phase
-        if phase == "offer" and isinstance(action, Pass):
-            self._record(Step(me, action, None))
-            self.passes += 1
-            self.to_act = 1 - me
-            if self.passes == 2:
-                self.phase = "draw"
-                self.forced_stock = True
-            return
-        if isinstance(action, Draw):
-            if action.source == "stock":
-                card = self.stock.pop()
-                self.taken = -1
-                self.retaken = False
-            else:
-                card = self.discard_pile.pop()
-                self.taken = card
-                self.known[me] |= 1 << card
-                self.retaken = self.takes[card] >= self.rules.retake_limit
-                self.takes[card] += 1
-            self.hands[me] |= 1 << card
-            self.forced_stock = False
-            self.phase = "discard"
-            self._knock_cache = None
-            self._record(Step(me, action, CARDS[card]))
-            return
-        if isinstance(action, Discard):
-            card = action.card.index
-            self.hands[me] &= ~(1 << card)
-            self.known[me] &= ~(1 << card)
-            self.discard_pile.append(card)
-            self._record(Step(me, action, action.card))
+        kind = type(action)
+        seen = self.seen
+        if kind is Discard:
+            card = action.card  # type: ignore[union-attr]
+            index = card.index
+            bit = 1 << index
+            self.hands[me] &= ~bit
+            self.known[me] &= ~bit
+            self.discard_pile.append(index)
+            self.steps.append(_new_step(Step, (me, action, card)))
+            shown = _DISCARD_STEPS[me][index]
+            seen[0].append(shown)
+            seen[1].append(shown)
             self.taken = -1
             self._knock_cache = None
             if len(self.stock) <= 2 or self.retaken:
@@ -490,39 +485,64 @@ class Hand:
             self.to_act = 1 - me
             self.phase = "draw"
             return
-        if isinstance(action, Knock):
-            card = action.card.index
-            self.hands[me] &= ~(1 << card)
-            self.known[me] &= ~(1 << card)
-            self.knock_card = card
-            self._record(Step(me, action, action.card))
+        if kind is Draw:
+            if action.source == "stock":  # type: ignore[union-attr]
+                index = self.stock.pop()
+                self.taken = -1
+                self.retaken = False
+                seen[me].append(_STOCK_STEPS[me][index])
+                seen[1 - me].append(_UNSEEN_STOCK_STEPS[me])
+            else:
+                index = self.discard_pile.pop()
+                self.taken = index
+                self.known[me] |= 1 << index
+                self.retaken = self.takes[index] >= self.rules.retake_limit
+                self.takes[index] += 1
+                shown = _PILE_STEPS[me][index]
+                seen[0].append(shown)
+                seen[1].append(shown)
+            self.hands[me] |= 1 << index
+            self.forced_stock = False
+            self.phase = "discard"
+            self._knock_cache = None
+            self.steps.append(_new_step(Step, (me, action, CARDS[index])))
+            return
+        if kind is Pass and self.phase == "offer":
+            self._record(Step(me, action, None))
+            self.passes += 1
+            self.to_act = 1 - me
+            if self.passes == 2:
+                self.phase = "draw"
+                self.forced_stock = True
+            return
+        if kind is Knock:
+            card = action.card  # type: ignore[union-attr]
+            index = card.index
+            self.hands[me] &= ~(1 << index)
+            self.known[me] &= ~(1 << index)
+            self.knock_card = index
+            self._record(Step(me, action, card))
             self._finish(me)
             return
-        if isinstance(action, BigGin):
+        if kind is BigGin:
             self._record(Step(me, action, None))
             self._finish(me)
             return
         raise IllegalActionError(f"unknown action {action!r}")  # pragma: no cover
 
     def _record(self, step: Step) -> None:
-        """Append a step, and what each seat saw of it (the card of a stock draw only its drawer)."""
+        """Append a pass, knock or Big Gin step, seen alike by both seats (a knock shows its card)."""
         self.steps.append(step)
         action = step.action
-        seat = step.seat
-        if isinstance(action, Draw):
-            shown = PublicStep(seat, "draw", action.source, step.card)
-            other = shown if action.source == "discard" else PublicStep(seat, "draw", "stock")
-        elif isinstance(action, Pass):
-            shown = other = PublicStep(seat, "pass")
+        if isinstance(action, Pass):
+            shown = PublicStep(step.seat, "pass")
         elif isinstance(action, BigGin):
-            shown = other = PublicStep(seat, "big_gin")
-        elif isinstance(action, Discard):
-            shown = other = PublicStep(seat, "discard", None, action.card)
-        else:  # a knock: the hand ends at once, so its card is shown
+            shown = PublicStep(step.seat, "big_gin")
+        else:
             assert isinstance(action, Knock)
-            shown = other = PublicStep(seat, "knock", None, action.card)
-        self.seen[seat].append(shown)
-        self.seen[1 - seat].append(other)
+            shown = PublicStep(step.seat, "knock", None, action.card)
+        self.seen[0].append(shown)
+        self.seen[1].append(shown)
 
     def _finish(self, knocker: int) -> None:
         showdown = score_showdown(
