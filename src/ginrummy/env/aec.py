@@ -203,15 +203,13 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
         self.agent_selection = _agent(self._seat_to_act())
 
     def observe(self, agent: str) -> Observation:
-        seat = self._seat_of[agent]
-        encode = self._encode
-        if encode is not None:
-            obs, mask = encode(self._view(seat))
+        match = self._match
+        if match is None:  # every game but two-player Gin: the seat's view, encoded
+            if self._encode is None:
+                raise RuntimeError("call reset() before using the environment")
+            obs, mask = self._encode(self._view(self._seat_of[agent]))
             return {"observation": obs, "action_mask": mask}
         # Two-player Gin: what `ObservationEncoder` makes of `self.view(agent)`, read from the hand.
-        match = self._match
-        if match is None:
-            raise RuntimeError("call reset() before using the environment")
         final = self._final_hand
         if final is None:
             hand = match.hands[-1]
@@ -221,7 +219,7 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
         else:
             hand = match.hands[final - 1]
             scores = match.scores_after[final - 1]
-        obs, mask = self._observer.observe(hand, seat, scores, self._target)
+        obs, mask = self._observer.observe(hand, self._seat_of[agent], scores, self._target)
         return {"observation": obs, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:

@@ -18,6 +18,7 @@ observation of a hand writes its vector whole, from the hand's masks.
 
 from __future__ import annotations
 
+import struct
 from array import array
 from typing import Final
 
@@ -31,7 +32,6 @@ __all__ = ["TableObserver"]
 
 _FLOAT32: Final = np.float32
 _INT8: Final = np.int8
-_PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
 # Where each plane starts, in the order of `gin_layout(2)` (checked in `TableObserver`).
 _HAND, _PILE, _UPCARD, _ORDER, _KNOWN, _MINE, _THEIRS, _DECLINED = (52 * i for i in range(8))
 # The three planes every seat sees alike (discard pile, upcard, pile order) lie together.
@@ -47,7 +47,10 @@ _PLANES: Final = (
     "declined_by_1",
 )
 _SCALARS: Final = 8 * 52
-_TO_ACT: Final = _SCALARS + 13
+# The 14 scalars after the planes, written at once (float32, the order of `gin_layout(2)`).
+_SCALAR_COUNT: Final = 14
+_write_scalars: Final = struct.Struct(f"={_SCALAR_COUNT}f").pack_into
+_ONE_HOT: Final = {p: tuple(1.0 if q == p else 0.0 for q in PHASES) for p in PHASES}
 # The masks of the phases whose legal actions hold no card (in the numbering of ACTIONS).
 _OFFER: Final = ACTIONS.mask(ACTIONS.actions[i] for i in (0, 2))
 _DRAW_EITHER: Final = ACTIONS.mask(ACTIONS.actions[i] for i in (1, 2))
@@ -59,7 +62,7 @@ _NO_ACTION: Final = bytes(len(ACTIONS))
 class _Seat:
     """One observing seat's vector as last written, and the hand it was written for."""
 
-    __slots__ = ("buffer", "vector", "discards", "discard_mask", "hand", "public", "phase", "totals")
+    __slots__ = ("buffer", "vector", "discards", "discard_mask", "hand", "public", "totals", "terms")
 
     def __init__(self, size: int) -> None:
         self.buffer = array("f", bytes(4 * size))
@@ -70,8 +73,9 @@ class _Seat:
         self.discard_mask = np.frombuffer(self.discards, _INT8)
         self.hand: Hand | None = None  # the hand whose steps the vector shows (None: none yet)
         self.public = -1  # how many steps of the hand the pile planes copied hold
-        self.phase = -1  # the phase the one-hot block holds
         self.totals: tuple[int, int] = (-1, -1)  # the running totals the vector holds
+        # What the vector holds for them, the dealer and the knock limit (five scalars).
+        self.terms: tuple[float, float, float, float, float] = (0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 class TableObserver:
@@ -91,6 +95,7 @@ class TableObserver:
         self.codec = codec
         self.layout = gin_layout(self.seats)
         assert self.layout.planes == _PLANES and self.layout.card_size == _SCALARS
+        assert self.layout.size == _SCALARS + _SCALAR_COUNT
         self._size = self.layout.size
         self._zeros = array("f", bytes(4 * self._size))
         self.reset()
@@ -100,8 +105,6 @@ class TableObserver:
         self._hand: Hand | None = None
         self._read = 0
         self._pile: list[int] = []  # the discard pile as the steps read so far left it
-        self._discarded = [0, 0]
-        self._declined = [0, 0]
         # The planes every seat sees alike (discard pile, upcard, pile order), written once.
         self._public = array("f", bytes(4 * 3 * 52))
         self._seats: list[_Seat | None] = [None, None]
@@ -114,8 +117,6 @@ class TableObserver:
         self._hand = hand
         self._read = 0
         self._pile = [hand.upcard]
-        self._discarded = [0, 0]
-        self._declined = [0, 0]
         public = self._public
         public[:] = self._zeros[: 3 * 52]
         # As dealt: the first upcard alone (offsets within the three planes).
@@ -133,20 +134,16 @@ class TableObserver:
         buffers = self._buffers
         flags = self._flags
         for i in range(self._read, len(steps)):
-            step = steps[i]
-            action = step.action
-            actor = step.seat
+            actor, action, moved = steps[i]
             mine, theirs = buffers[actor], buffers[1 - actor]
             kind = type(action)
             if kind is Discard:
-                card = action.card.index  # type: ignore[union-attr]
+                card = moved.index  # type: ignore[union-attr]
                 if pile:
                     public[52 + pile[-1]] = 0.0  # the upcard plane
                 pile.append(card)
-                public[card] = 1.0
-                public[52 + card] = 1.0
+                public[card] = public[52 + card] = 1.0
                 public[104 + card] = len(pile) / 52
-                self._discarded[actor] |= 1 << card
                 if mine is not None:
                     mine[_HAND + card] = 0.0
                     mine[_MINE + card] = 1.0
@@ -155,7 +152,7 @@ class TableObserver:
                     theirs[_THEIRS + card] = 1.0
                     theirs[_KNOWN + card] = 0.0
             elif kind is Draw:
-                card = step.card.index  # type: ignore[union-attr]
+                card = moved.index  # type: ignore[union-attr]
                 if mine is not None:
                     mine[_HAND + card] = 1.0
                     flags[actor][3 + card] = 1  # type: ignore[index]
@@ -166,22 +163,15 @@ class TableObserver:
                         public[52 + pile[-1]] = 1.0
                     if theirs is not None:
                         theirs[_KNOWN + card] = 1.0
-                    continue
                 # A stock draw right after a discard leaves that card; after two passes it is
                 # forced, and declines nothing more.
-                before = steps[i - 1].action if i else None
-                if isinstance(before, Discard):
-                    declined = before.card.index
-                    self._declined[actor] |= 1 << declined
-                    if theirs is not None:
-                        theirs[_DECLINED + declined] = 1.0
+                elif theirs is not None and type(steps[i - 1].action) is Discard:
+                    theirs[_DECLINED + pile[-1]] = 1.0
             elif kind is Pass:
-                upcard = hand.upcard  # the offered card is the only one in the pile
-                self._declined[actor] |= 1 << upcard
                 if theirs is not None:
-                    theirs[_DECLINED + upcard] = 1.0
+                    theirs[_DECLINED + hand.upcard] = 1.0  # the offered card, alone in the pile
             elif kind is Knock:
-                card = action.card.index  # type: ignore[union-attr]
+                card = moved.index  # type: ignore[union-attr]
                 if mine is not None:
                     mine[_HAND + card] = 0.0
                     flags[actor][3 + card] = 0  # type: ignore[index]
@@ -191,8 +181,11 @@ class TableObserver:
                 assert kind is BigGin  # no card moves
         self._read = len(steps)
 
-    def _write_whole(self, state: _Seat, hand: Hand, seat: int) -> None:
+    def _write_whole(self, hand: Hand, seat: int) -> _Seat:
         """Write a seat's own card planes from the hand as the steps read so far left it."""
+        state = self._seats[seat]
+        if state is None:
+            state = self._seats[seat] = _Seat(self._size)
         buffer = state.buffer
         buffer[:] = self._zeros
         discards = state.discards
@@ -203,22 +196,24 @@ class TableObserver:
             discards[2 + low.bit_length()] = 1
             mask ^= low
         other = 1 - seat
+        discarded, declined = _discards_and_declines(hand)
         for base, mask in (
             (_HAND, hand.hands[seat]),
             (_KNOWN, hand.known[other]),
-            (_MINE, self._discarded[seat]),
-            (_THEIRS, self._discarded[other]),
-            (_DECLINED, self._declined[other]),
+            (_MINE, discarded[seat]),
+            (_THEIRS, discarded[other]),
+            (_DECLINED, declined[other]),
         ):
             while mask:
                 low = mask & -mask
                 buffer[base + low.bit_length() - 1] = 1.0
                 mask ^= low
         state.hand = hand
-        state.public = state.phase = -1
-        state.totals = (-1, -1)
+        state.public = -1
+        state.totals = (-1, -1)  # not the totals of any match: observe writes them
         self._buffers[seat] = buffer
         self._flags[seat] = discards
+        return state
 
     def observe(
         self, hand: Hand, seat: int, scores: tuple[int, int] | list[int], target: int
@@ -234,47 +229,47 @@ class TableObserver:
         if self._read != read:
             self._follow(hand)
         state = self._seats[seat]
-        if state is None:
-            state = self._seats[seat] = _Seat(self._size)
-        if state.hand is not hand:
-            self._write_whole(state, hand, seat)
+        if state is None or state.hand is not hand:
+            state = self._write_whole(hand, seat)
         buffer = state.buffer
         if state.public != read:
             buffer[_PUBLIC] = self._public
             state.public = read
         phase = hand.phase
-        now = _PHASE_INDEX[phase]
-        if now != state.phase:
-            if state.phase >= 0:
-                buffer[_SCALARS + state.phase] = 0.0
-            buffer[_SCALARS + now] = 1.0
-            state.phase = now
+        acting = hand.to_act == seat and phase != "over"
+        totals = state.totals
+        if totals[0] != scores[seat] or totals[1] != scores[1 - seat]:
+            state.totals = (scores[seat], scores[1 - seat])
+            state.terms = _terms(state.totals, target, hand, seat)
         held = hand.hands
-        other = 1 - seat
-        buffer[_SCALARS + 4] = len(hand.stock) / 52
-        buffer[_SCALARS + 5] = len(self._pile) / 52
-        buffer[_SCALARS + 6] = held[seat].bit_count() / 13
-        buffer[_SCALARS + 7] = held[other].bit_count() / 13
-        totals = (scores[seat], scores[other])
-        if totals != state.totals:
-            state.totals = totals
-            ratio = totals[0] / target
-            buffer[_SCALARS + 8] = ratio if ratio < MAX_SCORE_RATIO else MAX_SCORE_RATIO
-            ratio = totals[1] / target
-            buffer[_SCALARS + 9] = ratio if ratio < MAX_SCORE_RATIO else MAX_SCORE_RATIO
-            buffer[_SCALARS + 10] = 1.0 if hand.dealer == seat else 0.0
-            buffer[_SCALARS + 11] = 1.0 if hand.dealer == other else 0.0
-            limit = hand.knock_limit
-            buffer[_SCALARS + 12] = (limit if limit < 100 else 100) / 10
-        if phase == "over" or hand.to_act != seat:
-            buffer[_TO_ACT] = 0.0
+        p0, p1, p2, p3 = _ONE_HOT[phase]
+        t0, t1, t2, t3, t4 = state.terms
+        # The 14 scalars in one write: phase, counts, totals, dealer, knock limit, to act.
+        _write_scalars(
+            buffer,
+            4 * _SCALARS,
+            p0,
+            p1,
+            p2,
+            p3,
+            len(hand.stock) / 52,
+            len(self._pile) / 52,
+            held[seat].bit_count() / 13,
+            held[1 - seat].bit_count() / 13,
+            t0,
+            t1,
+            t2,
+            t3,
+            t4,
+            1.0 if acting else 0.0,
+        )
+        if not acting:
             return state.vector.copy(), _NOTHING.copy()
-        buffer[_TO_ACT] = 1.0
         legal = hand.legal_masks()
-        if phase == "offer":
-            return state.vector.copy(), _OFFER.copy()
         if phase == "draw":
             return state.vector.copy(), (_DRAW_EITHER if legal.take_upcard else _DRAW_STOCK).copy()
+        if phase == "offer":
+            return state.vector.copy(), _OFFER.copy()
         # The discard phase: every card held but one just taken from the pile, and the knocks.
         mask = state.discard_mask.copy()
         kept = held[seat] & ~legal.discards
@@ -290,3 +285,41 @@ class TableObserver:
         if legal.big_gin:
             mask[107] = 1
         return state.vector.copy(), mask
+
+
+def _discards_and_declines(hand: Hand) -> tuple[list[int], list[int]]:
+    """The cards each seat discarded face up, and the upcards each seat declined, as masks.
+
+    A pass declines the first upcard; a stock draw right after a discard declines that card
+    (a stock draw forced by two passes declines nothing more).
+    """
+    discarded = [0, 0]
+    declined = [0, 0]
+    last_discard = -1  # the card of the step before, if it was a discard
+    for seat, action, moved in hand.steps:
+        kind = type(action)
+        if kind is Discard:
+            discarded[seat] |= 1 << moved.index  # type: ignore[union-attr]
+            last_discard = moved.index  # type: ignore[union-attr]
+            continue
+        if kind is Pass:
+            declined[seat] |= 1 << hand.upcard
+        elif kind is Draw and action.source == "stock" and last_discard >= 0:  # type: ignore[union-attr]
+            declined[seat] |= 1 << last_discard
+        last_discard = -1
+    return discarded, declined
+
+
+def _terms(
+    totals: tuple[int, int], target: int, hand: Hand, seat: int
+) -> tuple[float, float, float, float, float]:
+    """The scalars of the running totals (the seat's, the other's), the dealer and the knock limit."""
+    mine, theirs = totals[0] / target, totals[1] / target
+    limit = hand.knock_limit
+    return (
+        mine if mine < MAX_SCORE_RATIO else MAX_SCORE_RATIO,
+        theirs if theirs < MAX_SCORE_RATIO else MAX_SCORE_RATIO,
+        1.0 if hand.dealer == seat else 0.0,
+        1.0 if hand.dealer != seat else 0.0,
+        (limit if limit < 100 else 100) / 10,
+    )

@@ -203,8 +203,8 @@ _DISCARD_STEPS: Final = tuple(tuple(_STEPS[(seat, "discard", None, c)] for c in 
 _PILE_STEPS: Final = tuple(tuple(_STEPS[(seat, "draw", "discard", c)] for c in CARDS) for seat in (0, 1))
 _STOCK_STEPS: Final = tuple(tuple(_STEPS[(seat, "draw", "stock", c)] for c in CARDS) for seat in (0, 1))
 _UNSEEN_STOCK_STEPS: Final = tuple(_STEPS[(seat, "draw", "stock", None)] for seat in (0, 1))
-# A `Step` made without the Python-level `__new__` a NamedTuple adds.
-_new_step: Final = tuple.__new__
+# A NamedTuple (`Step`, `LegalMasks`) made without the Python-level `__new__` it adds.
+_new_tuple: Final = tuple.__new__
 
 
 def _card_or_none(text: Any) -> Card | None:
@@ -366,7 +366,7 @@ class Hand:
             for card in self.knock_options():
                 knocks |= 1 << card
             big_gin = self.rules.big_gin_bonus is not None and least_deadwood(hand) == 0
-            return LegalMasks(False, False, False, discards, knocks, big_gin)
+            return _new_tuple(LegalMasks, (False, False, False, discards, knocks, big_gin))
         if phase == "offer":
             return _OFFER
         return NO_LEGAL_ACTION
@@ -455,6 +455,20 @@ class Hand:
 
     def apply(self, action: GameAction, seat: int | None = None) -> None:
         """Apply a legal action; an illegal one raises and leaves the hand untouched."""
+        # Nearly every step is a draw or a plain discard by the seat to act: those legal ones
+        # are let through here; everything else, and every refusal's message, is `check`'s.
+        kind = type(action)
+        if seat is None or seat == self.to_act:
+            phase = self.phase
+            if kind is Discard:
+                if phase == "discard":
+                    index = action.card.index  # type: ignore[union-attr]
+                    if self.hands[self.to_act] >> index & 1 and index != self.taken:
+                        self._apply_unchecked(action)  # type: ignore[arg-type]
+                        return
+            elif kind is Draw and phase == "draw" and (action.source == "stock" or not self.forced_stock):  # type: ignore[union-attr]
+                self._apply_unchecked(action)  # type: ignore[arg-type]
+                return
         self.check(action, seat)
         assert not isinstance(action, (LayMeld, LayOff))  # check refuses them
         self._apply_unchecked(action)
@@ -472,7 +486,7 @@ class Hand:
             self.hands[me] &= ~bit
             self.known[me] &= ~bit
             self.discard_pile.append(index)
-            self.steps.append(_new_step(Step, (me, action, card)))
+            self.steps.append(_new_tuple(Step, (me, action, card)))
             shown = _DISCARD_STEPS[me][index]
             seen[0].append(shown)
             seen[1].append(shown)
@@ -505,7 +519,7 @@ class Hand:
             self.forced_stock = False
             self.phase = "discard"
             self._knock_cache = None
-            self.steps.append(_new_step(Step, (me, action, CARDS[index])))
+            self.steps.append(_new_tuple(Step, (me, action, CARDS[index])))
             return
         if kind is Pass and self.phase == "offer":
             self._record(Step(me, action, None))

@@ -131,6 +131,17 @@ _SET_OPTIONS: Final = {
 }
 
 
+# The same ways as the cards each suit gives up, for a set of rank r held in `pattern`:
+# ``_SET_REMOVALS[r][pattern]`` is one (clubs, diamonds, hearts, spades) tuple of masks per way.
+_SET_REMOVALS: Final = tuple(
+    {
+        pattern: tuple(tuple((1 << r) if way >> s & 1 else 0 for s in range(4)) for way in ways)
+        for pattern, ways in _SET_OPTIONS.items()
+    }
+    for r in range(13)
+)
+
+
 def least_deadwood(mask: int) -> int:
     """The least deadwood count any arrangement of the cards of `mask` leaves (RULES.md §2)."""
     c0 = mask & SUIT_BITS
@@ -141,25 +152,26 @@ def least_deadwood(mask: int) -> int:
     sets = (c0 & c1 & (c2 | c3)) | ((c0 | c1) & c2 & c3)
     if not sets:
         return table[c0] + table[c1] + table[c2] + table[c3]
-    options = []
-    while sets:
-        low = sets & -sets
-        r = low.bit_length() - 1
-        pattern = (c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3
-        options.append(
-            [
-                (low if p & 1 else 0, low if p & 2 else 0, low if p & 4 else 0, low if p & 8 else 0)
-                for p in _SET_OPTIONS[pattern]
-            ]
-        )
-        sets ^= low
+    removals = _SET_REMOVALS
+    low = sets & -sets
+    r = low.bit_length() - 1
+    first = removals[r][(c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3]
+    sets ^= low
     best = 1000
-    if len(options) == 1:
-        for r0, r1, r2, r3 in options[0]:
+    if not sets:  # one rank for a set: the common case, without the product
+        for r0, r1, r2, r3 in first:
             v = table[c0 & ~r0] + table[c1 & ~r1] + table[c2 & ~r2] + table[c3 & ~r3]
             if v < best:
                 best = v
         return best
+    options = [first]
+    while sets:
+        low = sets & -sets
+        r = low.bit_length() - 1
+        options.append(
+            removals[r][(c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3]
+        )
+        sets ^= low
     for combo in product(*options):
         r0 = r1 = r2 = r3 = 0
         for a, b, c, d in combo:
