@@ -158,7 +158,10 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
             a: obs_space if i == 0 else _copy(obs_space) for i, a in enumerate(self.possible_agents)
         }
         self.action_spaces = {a: gymnasium.spaces.Discrete(self.codec_size) for a in self.possible_agents}
-        self._seeds = random.Random(secrets.randbits(63))
+        # Where resets without a seed draw theirs: the last seed given (its generator made on
+        # first use, so a seeded reset costs no generator), or a random one.
+        self._seed_root: int = secrets.randbits(63)
+        self._seeds: random.Random | None = None
         self._game: Game | None = None
         self._match: Match | None = None  # the game, in two-player Gin
         self._target = self.rules.target
@@ -177,9 +180,11 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._seeds = random.Random(seed)
+            self._seed_root, self._seeds = seed, None
             match_seed: int = seed
         else:
+            if self._seeds is None:
+                self._seeds = random.Random(self._seed_root)
             match_seed = self._seeds.getrandbits(63)
         dealer = (options or {}).get("dealer")
         dealers = 2 if self._teams else self.seats
@@ -237,11 +242,11 @@ class GinRummyEnv(AECEnv[str, Observation, int]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise ValueError(f"{agent} is to act and must choose an action, not None")
         try:
-            index = operator.index(action)
+            index = operator.index(action)  # type: ignore[arg-type] # None: refused below
         except TypeError:
+            if action is None:
+                raise ValueError(f"{agent} is to act and must choose an action, not None") from None
             raise ValueError(
                 f"an action is an integer from 0 to {self.codec_size - 1}, got {action!r}"
             ) from None
