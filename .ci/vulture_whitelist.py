@@ -54,6 +54,7 @@ branch_labels
 depends_on
 _pragmas  # src/ginrummy/storage/sql.py: an SQLAlchemy event listener
 pytest_collection_modifyitems  # tests/conftest.py: pytest hooks
+local_ray  # tests/arena/test_arena_ray.py: a pytest fixture the tests name in usefixtures
 pytest_runtest_logreport
 pytest_terminal_summary
 pytest_sessionfinish

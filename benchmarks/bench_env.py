@@ -28,8 +28,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from ginrummy.env import env, raw_env
 
 Runner = Callable[[float, int], tuple[int, float, float]]  # (seconds, seed) -> steps, cpu s, wall s
@@ -42,8 +40,7 @@ def _clocks() -> tuple[float, float]:
 def run_ours(wrapped: bool) -> Runner:
     def run(seconds: float, seed: int) -> tuple[int, float, float]:
         game = env("classic", episode="hand") if wrapped else raw_env("classic", episode="hand")
-        rng = random.Random(seed)
-        flatnonzero = np.flatnonzero
+        uniform = random.Random(seed).random
         steps = 0
         episode = seed * 1_000_003
         cpu0, wall0 = _clocks()
@@ -55,8 +52,8 @@ def run_ours(wrapped: bool) -> Runner:
                 obs, _, terminated, truncated, _ = game.last()
                 if terminated or truncated:
                     break
-                legal = flatnonzero(obs["action_mask"])
-                game.step(int(legal[rng.randrange(len(legal))]))
+                legal = obs["action_mask"].nonzero()[0]
+                game.step(int(legal[int(uniform() * len(legal))]))
                 steps += 1
         cpu1, wall1 = _clocks()
         return steps, cpu1 - cpu0, wall1 - wall0
@@ -68,8 +65,7 @@ def run_openspiel_bare(pyspiel: Any) -> Runner:
     game = pyspiel.load_game("gin_rummy")
 
     def run(seconds: float, seed: int) -> tuple[int, float, float]:
-        rng = random.Random(seed)
-        choice = rng.choice
+        uniform = random.Random(seed).random
         steps = 0
         cpu0, wall0 = _clocks()
         deadline = cpu0 + seconds
@@ -77,10 +73,12 @@ def run_openspiel_bare(pyspiel: Any) -> Runner:
             state = game.new_initial_state()
             while not state.is_terminal():
                 if state.is_chance_node():
-                    state.apply_action(choice(state.chance_outcomes())[0])
+                    outcomes = state.chance_outcomes()  # uniform over the unseen cards
+                    state.apply_action(outcomes[int(uniform() * len(outcomes))][0])
                     continue
                 state.observation_tensor(state.current_player())
-                state.apply_action(choice(state.legal_actions()))
+                legal = state.legal_actions()
+                state.apply_action(legal[int(uniform() * len(legal))])
                 steps += 1
         cpu1, wall1 = _clocks()
         return steps, cpu1 - cpu0, wall1 - wall0
@@ -92,7 +90,7 @@ def run_openspiel_rl(rl_environment: Any) -> Runner:
     def run(seconds: float, seed: int) -> tuple[int, float, float]:
         environment = rl_environment.Environment("gin_rummy")
         environment.seed(seed)
-        rng = random.Random(seed)
+        uniform = random.Random(seed).random
         steps = 0
         cpu0, wall0 = _clocks()
         deadline = cpu0 + seconds
@@ -101,7 +99,7 @@ def run_openspiel_rl(rl_environment: Any) -> Runner:
             while not step.last():
                 player = step.observations["current_player"]
                 legal = step.observations["legal_actions"][player]
-                step = environment.step([legal[rng.randrange(len(legal))]])
+                step = environment.step([legal[int(uniform() * len(legal))]])
                 steps += 1
         cpu1, wall1 = _clocks()
         return steps, cpu1 - cpu0, wall1 - wall0
@@ -112,7 +110,7 @@ def run_openspiel_rl(rl_environment: Any) -> Runner:
 def run_rlcard(rlcard: Any) -> Runner:
     def run(seconds: float, seed: int) -> tuple[int, float, float]:
         environment = rlcard.make("gin-rummy", config={"seed": seed})
-        rng = random.Random(seed)
+        uniform = random.Random(seed).random
         steps = 0
         cpu0, wall0 = _clocks()
         deadline = cpu0 + seconds
@@ -120,7 +118,7 @@ def run_rlcard(rlcard: Any) -> Runner:
             state, _ = environment.reset()
             while not environment.is_over():
                 legal = list(state["legal_actions"])
-                state, _ = environment.step(legal[rng.randrange(len(legal))])
+                state, _ = environment.step(legal[int(uniform() * len(legal))])
                 steps += 1
         cpu1, wall1 = _clocks()
         return steps, cpu1 - cpu0, wall1 - wall0

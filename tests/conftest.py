@@ -3,6 +3,8 @@
 Locally, browser and PostgreSQL tests skip when Chromium or GINRUMMY_TEST_POSTGRES_URL is missing.
 CI (.ci/run) sets GINRUMMY_REQUIRE_BROWSER=1 and GINRUMMY_REQUIRE_POSTGRES=1: then a missing
 dependency fails the test, and any skipped `browser` / `postgres` test fails the whole run.
+`GINRUMMY_CI_RAY=1 .ci/run` also sets GINRUMMY_REQUIRE_RAY=1: then the Ray arena tests fail
+without the `ray` extra instead of skipping.
 Tests that use these fixtures get the `browser` / `postgres` marker automatically.
 """
 
@@ -38,6 +40,7 @@ CHROMIUM_ARGS: tuple[str, ...] = (
 REQUIRE_BROWSER = "GINRUMMY_REQUIRE_BROWSER"
 REQUIRE_POSTGRES = "GINRUMMY_REQUIRE_POSTGRES"
 REQUIRE_CLUSTER = "GINRUMMY_REQUIRE_CLUSTER"
+REQUIRE_RAY = "GINRUMMY_REQUIRE_RAY"
 _REQUIRED_MARKERS = {"browser": REQUIRE_BROWSER, "postgres": REQUIRE_POSTGRES, "cluster": REQUIRE_CLUSTER}
 _BROWSER_FIXTURES = {"chromium_executable", "browser", "page"}
 _POSTGRES_FIXTURES = {"postgres_url"}
@@ -104,6 +107,19 @@ def artifacts_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = Path(configured)
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+# ---------------------------------------------------------------- ray
+
+
+@pytest.fixture(scope="session")
+def ray_module() -> object:
+    """The `ray` package (the `ray` extra): skipped without it, or failed under GINRUMMY_REQUIRE_RAY=1."""
+    try:
+        import ray
+    except ImportError:
+        _unavailable("the ray extra is not installed (pip install -e '.[ray]')", REQUIRE_RAY)
+    return ray
 
 
 # ---------------------------------------------------------------- browser

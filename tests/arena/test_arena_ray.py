@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -40,10 +40,10 @@ def test_a_cluster_checks_its_numbers() -> None:
         RayCluster(batch=0)
 
 
-@contextlib.contextmanager
-def local_ray() -> Iterator[None]:
-    ray = pytest.importorskip("ray", reason="the ray extra is not installed")
-    ray.init(
+@pytest.fixture(scope="module")
+def local_ray(ray_module: Any) -> Iterator[None]:
+    """One private local Ray with two CPUs for the tests of this module (it takes long to start)."""
+    ray_module.init(
         address="local",
         num_cpus=2,
         include_dashboard=False,
@@ -54,23 +54,28 @@ def local_ray() -> Iterator[None]:
     try:
         yield
     finally:
-        ray.shutdown()
+        ray_module.shutdown()
+
+
+# Ray's own daemons may still be exiting when their process handles are collected.
+_RAY_PROCESSES_EXITING = pytest.mark.filterwarnings("ignore:subprocess .* is still running:ResourceWarning")
 
 
 @pytest.mark.slow
+@_RAY_PROCESSES_EXITING
+@pytest.mark.usefixtures("local_ray")
 @pytest.mark.parametrize("mirrored", [False, True])
 def test_ray_plays_the_same_matches_as_the_local_pool(mirrored: bool) -> None:
     seen: list[MatchStats] = []
     kwargs = {"matches": 12, "seed": 40, "rules": "classic", "mirrored": mirrored}
     local = run_arena("casual", "novice", workers=2, **kwargs)  # type: ignore[arg-type]
-    with local_ray():
-        on_ray = run_arena(
-            "casual",
-            "novice",
-            cluster=RayCluster(batch=2),
-            on_match=lambda stats, summary: seen.append(stats),
-            **kwargs,  # type: ignore[arg-type]
-        )
+    on_ray = run_arena(
+        "casual",
+        "novice",
+        cluster=RayCluster(batch=2),
+        on_match=lambda stats, summary: seen.append(stats),
+        **kwargs,  # type: ignore[arg-type]
+    )
     assert _summary_without_timing(on_ray.to_json()) == _summary_without_timing(local.to_json())
     assert sorted(s.seed for s in seen) == sorted(40 + (i // 2 if mirrored else i) for i in range(12))
     assert [s.a_seat for s in sorted(seen, key=lambda s: (s.seed, s.a_seat))] == (
@@ -82,6 +87,39 @@ def test_ray_plays_the_same_matches_as_the_local_pool(mirrored: bool) -> None:
 
         again = play_match("casual", "novice", "classic", key[0], key[1])
         assert again.to_json() == stats
+
+
+@pytest.mark.slow
+@_RAY_PROCESSES_EXITING
+@pytest.mark.usefixtures("local_ray")
+def test_ray_plays_the_same_table_games_as_the_local_pool() -> None:
+    from ginrummy.arena.tables import run_table_arena
+    from ginrummy.rules import Rules
+
+    # Three-player Gin: every seating of a deal shares its seed (the table's mirrored deals).
+    kwargs = {"rules": Rules.preset("gin3").replace(target=25), "games": 12, "seed": 5, "timing": False}
+    local = run_table_arena("casual", "novice", workers=2, **kwargs)  # type: ignore[arg-type]
+    seen: list[dict[str, object]] = []
+    on_ray = run_table_arena(
+        "casual",
+        "novice",
+        cluster=RayCluster(batch=3),
+        on_game=lambda stats, summary: seen.append(stats.to_json()),
+        **kwargs,  # type: ignore[arg-type]
+    )
+    timed = {"seconds", "games_per_second"}
+    assert {k: v for k, v in on_ray.to_json().items() if k not in timed} == {
+        k: v for k, v in local.to_json().items() if k not in timed
+    }
+    assert len(seen) == 12 and sorted(g["seed"] for g in seen) == [5] * 6 + [6] * 6  # type: ignore[type-var]
+    assert {tuple(g["seats"]) for g in seen if g["seed"] == 5} == {  # type: ignore[arg-type]
+        ("casual", "casual", "novice"),
+        ("casual", "novice", "casual"),
+        ("novice", "casual", "casual"),
+        ("casual", "novice", "novice"),
+        ("novice", "casual", "novice"),
+        ("novice", "novice", "casual"),
+    }
 
 
 def test_without_ray_installed_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,8 +138,7 @@ def test_without_ray_installed_the_error_says_what_to_install(monkeypatch: pytes
 
 
 @pytest.mark.slow
-def test_the_command_streams_matches_from_a_private_ray() -> None:
-    pytest.importorskip("ray", reason="the ray extra is not installed")
+def test_the_command_streams_matches_from_a_private_ray(ray_module: Any) -> None:
     command = [sys.executable, "-m", "ginrummy.cli", "arena", "casual", "novice", "-n", "6", "-w", "2"]
     result = subprocess.run([*command, "--stream", "--ray"], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr

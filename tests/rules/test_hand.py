@@ -625,3 +625,16 @@ def test_the_turns_discard_table_is_the_views_and_gives_the_knocks() -> None:
             checked += 1
         match.apply(rng.choice(view.legal), seat)
     assert checked > 50
+
+
+def test_the_deal_is_pythons_own_shuffle_of_the_deck() -> None:
+    """`deal_order` promises `random.Random(seed).shuffle`, which anyone can rerun to check a deal."""
+    from ginrummy.rules.hand import shuffled_deck
+
+    for seed in [0, 1, 2**63 - 1, 2**256 - 1, *range(12345, 12345 + 300)]:
+        deck = list(range(52))
+        random.Random(seed).shuffle(deck)
+        assert deal_order(seed) == deck
+        rng, twin = random.Random(seed), random.Random(seed)
+        twin.shuffle(deck := list(range(52)))
+        assert shuffled_deck(rng) == deck and rng.random() == twin.random()  # the same draws used

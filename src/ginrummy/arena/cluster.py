@@ -1,8 +1,8 @@
 """Arenas on a Ray cluster: the local pool's jobs, run as Ray tasks, results streamed as they finish.
 
-Each job is one match, fully decided by its players, rules, seed and seat (players are
-seeded from the match seed), so a match played on any machine of a cluster ends exactly as
-it does in the local process pool. Jobs go out in small batches, a few per CPU of the
+Each job is one match (or one table game), fully decided by its players, rules, seed and
+seats (players are seeded from the deal seed), so a match played on any machine of a cluster
+ends exactly as it does in the local process pool. Jobs go out in small batches, a few per CPU of the
 cluster at a time, and each finished batch is handed back at once.
 
 Needs the ``ray`` extra (``pip install 'ginrummy[ray]'``) on this machine and on every
@@ -54,11 +54,11 @@ def _ray() -> Any:
     return ray
 
 
-def _play_batch(jobs: list[Any]) -> list[Any]:
-    """Runs in a Ray worker: the matches of one batch, in order."""
-    from .matches import _worker_match
+def _play_batch(play: Callable[[Any], Any], jobs: list[Any]) -> list[Any]:
+    """Runs in a Ray worker: `play` each match (or table game) of one batch, in order."""
+    import ginrummy.bots  # noqa: F401  (registers every player in a fresh worker process)
 
-    return [_worker_match(job) for job in jobs]
+    return [play(job) for job in jobs]
 
 
 def _batches(jobs: Iterable[Any], size: int) -> Iterator[list[Any]]:
@@ -68,9 +68,15 @@ def _batches(jobs: Iterable[Any], size: int) -> Iterator[list[Any]]:
 
 
 def run_jobs_on_ray(
-    jobs: Iterable[Any], cluster: RayCluster, on_result: Callable[[Any], None], *, total: int
+    jobs: Iterable[Any],
+    cluster: RayCluster,
+    on_result: Callable[[Any], None],
+    *,
+    total: int,
+    play: Callable[[Any], Any],
 ) -> None:
-    """Play every job on the cluster and call `on_result` here with each match's statistics as it finishes."""
+    """Play every job on the cluster with `play` (a module-level function, which each worker
+    imports) and call `on_result` here with each match's statistics as it finishes."""
     ray = _ray()
     started_here = False
     if not ray.is_initialized():
@@ -95,15 +101,15 @@ def run_jobs_on_ray(
     try:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = cluster.batch or max(1, min(8, total // (cpus * 8)))
-        play = ray.remote(num_cpus=1, max_retries=2)(_play_batch)
+        task = ray.remote(num_cpus=1, max_retries=2)(_play_batch)
         batches = _batches(jobs, size)
         window = 2 * cpus  # enough queued work to keep every CPU busy while results come back
-        pending = [play.remote(batch) for batch in islice(batches, window)]
+        pending = [task.remote(play, batch) for batch in islice(batches, window)]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for stats in ray.get(done[0]):
                 on_result(stats)
-            pending.extend(play.remote(batch) for batch in islice(batches, 1))
+            pending.extend(task.remote(play, batch) for batch in islice(batches, 1))
     finally:
         if started_here:
             ray.shutdown()

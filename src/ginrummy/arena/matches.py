@@ -545,7 +545,7 @@ def run_arena(
     if cluster is not None:
         from .cluster import run_jobs_on_ray
 
-        run_jobs_on_ray(jobs, cluster, take, total=matches)
+        run_jobs_on_ray(jobs, cluster, take, total=matches, play=_worker_match)
     elif workers == 1:
         try:
             for job in jobs:

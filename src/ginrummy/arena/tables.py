@@ -21,6 +21,7 @@ from typing import Any
 from ..bots.table_players import TablePlayer, make_game_player
 from ..engine.host import EngineFailure, EnginePlayer, EngineSeat
 from ..rules import TEAMS, IllegalActionError, Rules, new_game
+from .cluster import RayCluster
 from .matches import ENGINE_PREFIX, percentile, wilson_interval
 
 __all__ = [
@@ -310,10 +311,13 @@ def run_table_arena(
     seed: int = 0,
     timing: bool = True,
     on_game: Callable[[TableGameStats, TableSummary], None] | None = None,
+    cluster: RayCluster | None = None,
 ) -> TableSummary:
     """Play `games` games of a and b at mixed tables (see the module) and sum them up.
 
-    Games come in blocks of every seating; block ``k`` is dealt from seed ``seed + k``.
+    Games come in blocks of every seating; block ``k`` is dealt from seed ``seed + k``. With
+    ``workers > 1`` the games run in that many processes, with a `cluster` as Ray tasks there
+    (`workers` is then unused): the same games either way.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
@@ -335,7 +339,11 @@ def run_table_arena(
         if on_game is not None:
             on_game(stats, summary)
 
-    if workers == 1:
+    if cluster is not None:
+        from .cluster import run_jobs_on_ray
+
+        run_jobs_on_ray(jobs, cluster, count, total=games, play=_worker_game)
+    elif workers == 1:
         for job in jobs:
             count(_worker_game(job))
     else:
@@ -357,6 +365,7 @@ def run_table_round_robin(
     seed: int = 0,
     on_pair: Callable[[TableSummary], None] | None = None,
     on_game: Callable[[TableGameStats, TableSummary], None] | None = None,
+    cluster: RayCluster | None = None,
 ) -> dict[tuple[str, str], TableSummary]:
     """Every pair of `names` plays `games` games at mixed tables; keyed by (row, column) names."""
     if len(set(names)) != len(names):
@@ -365,7 +374,7 @@ def run_table_round_robin(
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             summary = run_table_arena(
-                a, b, rules=rules, games=games, workers=workers, seed=seed, on_game=on_game
+                a, b, rules=rules, games=games, workers=workers, seed=seed, on_game=on_game, cluster=cluster
             )
             table[(a, b)] = summary
             if on_pair is not None:

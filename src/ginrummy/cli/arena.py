@@ -109,6 +109,10 @@ def arena(
     from ..bots import available_players
     from ..rules import PRESETS
 
+    cluster = None
+    if ray is not None:
+        address = None if ray in ("", LOCAL_RAY) else ray
+        cluster = RayCluster(address=address, num_cpus=workers if address is None and workers > 1 else None)
     if game != "gin":
         from .table_arena_cmd import table_arena
 
@@ -122,6 +126,7 @@ def arena(
             ladder=ladder,
             round_robin=round_robin,
             as_json=as_json,
+            cluster=cluster,
         )
         return
 
@@ -152,10 +157,6 @@ def arena(
             raise _fail("--round-robin players must be distinct")
     elif len(names) != 2:
         raise _fail(f"give exactly two players (got {len(names)}), or use --round-robin")
-    cluster = None
-    if ray is not None:
-        address = None if ray in ("", LOCAL_RAY) else ray
-        cluster = RayCluster(address=address, num_cpus=workers if address is None and workers > 1 else None)
     specs = [PlayerSpec(n, time_budget=time_budget, time_limit=time_limit) for n in names]
     pairs = (
         [(a, b) for i, a in enumerate(specs) for b in specs[i + 1 :]]

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..arena import RayCluster, RayUnavailable
 from ..arena.tables import TableGameStats, TableSummary, arrangements, run_table_arena
 from ..rules import Rules, RulesError
 
@@ -34,6 +35,7 @@ def table_arena(
     ladder: bool,
     round_robin: bool,
     as_json: bool,
+    cluster: RayCluster | None = None,
 ) -> None:
     """Run the arena at a table of `game` (see `ginrummy arena --help`)."""
     from ..bots.table_players import game_player_names
@@ -82,10 +84,17 @@ def table_arena(
             try:
                 results.append(
                     run_table_arena(
-                        a, b, rules=rules, games=games, workers=workers, seed=seed, on_game=update
+                        a,
+                        b,
+                        rules=rules,
+                        games=games,
+                        workers=workers,
+                        seed=seed,
+                        on_game=update,
+                        cluster=cluster,
                     )
                 )
-            except ValueError as exc:
+            except (ValueError, RayUnavailable) as exc:
                 raise _fail(str(exc)) from None
     if as_json:
         out: dict[str, Any] = {

@@ -21,9 +21,11 @@ except ImportError as exc:  # pragma: no cover - depends on what is installed
     ) from exc
 
 from .aec import GinRummyEnv, env, raw_env
-from .encoding import ACTIONS, PHASES, ActionCodec, ObservationEncoder, ObservationLayout
+from .encoding import ACTIONS, PHASES, ActionCodec, LayoutBuilder, ObservationEncoder, ObservationLayout
+from .rummy import RUMMY_ACTIONS, RUMMY_PHASES, RummyActionCodec, RummyEncoder
 from .single import GinRummyGymEnv
-from .text import render_view
+from .tables import GinTableEncoder
+from .text import render_rummy_view, render_table_view, render_view
 
 #: The Gymnasium id: ``gymnasium.make("ginrummy/GinRummy-v0", opponent="expert")``.
 GYM_ID = "ginrummy/GinRummy-v0"
@@ -34,12 +36,20 @@ __all__ = [
     "GYM_ID",
     "ACTIONS",
     "PHASES",
+    "RUMMY_ACTIONS",
+    "RUMMY_PHASES",
     "ActionCodec",
     "GinRummyEnv",
     "GinRummyGymEnv",
+    "GinTableEncoder",
+    "LayoutBuilder",
     "ObservationEncoder",
     "ObservationLayout",
+    "RummyActionCodec",
+    "RummyEncoder",
     "env",
     "raw_env",
+    "render_rummy_view",
+    "render_table_view",
     "render_view",
 ]

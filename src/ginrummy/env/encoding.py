@@ -44,6 +44,7 @@ from ..rules import (
 __all__ = [
     "ACTIONS",
     "ActionCodec",
+    "LayoutBuilder",
     "ObservationEncoder",
     "ObservationLayout",
     "PHASES",
@@ -125,16 +126,20 @@ ACTIONS: Final = ActionCodec(
 
 @dataclass(frozen=True, slots=True)
 class ObservationLayout:
-    """Where each part of the observation vector lies, with its meaning and its upper bound.
+    """Where each part of the observation vector lies, with its meaning and its bounds.
 
-    `planes` are 52-wide card planes in order, then `scalars` (name -> width). Bounds are
-    inclusive; every value is at least 0.
+    `planes` are 52-wide card planes in order, then `scalars` (name -> width), with the
+    inclusive bounds `scalar_low` (0 when not given) and `scalar_high` of each scalar entry;
+    every card-plane entry lies in [0, 1]. `meanings` says what each plane and each scalar
+    block holds, in the same order (planes first).
     """
 
     seats: int
     planes: tuple[str, ...]
     scalars: tuple[tuple[str, int], ...]
     scalar_high: tuple[float, ...]
+    scalar_low: tuple[float, ...] = ()
+    meanings: tuple[str, ...] = ()
 
     @property
     def card_size(self) -> int:
@@ -147,9 +152,16 @@ class ObservationLayout:
         return self.card_size + sum(width for _, width in self.scalars)
 
     def high(self) -> npt.NDArray[np.float32]:
-        """The upper bound of every entry (the lower bound is 0)."""
+        """The upper bound of every entry."""
         return np.concatenate(
             [np.ones(self.card_size, dtype=np.float32), np.asarray(self.scalar_high, dtype=np.float32)]
+        )
+
+    def low(self) -> npt.NDArray[np.float32]:
+        """The lower bound of every entry (0 but for scores that may fall below zero)."""
+        scalars = self.scalar_low or (0.0,) * len(self.scalar_high)
+        return np.concatenate(
+            [np.zeros(self.card_size, dtype=np.float32), np.asarray(scalars, dtype=np.float32)]
         )
 
     def card_planes(self, obs: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
@@ -175,74 +187,110 @@ class ObservationLayout:
 
     def describe(self) -> list[tuple[str, int, int, str]]:
         """``(name, start, stop, meaning)`` for every part of the vector, in order."""
-        rows = []
-        for i, name in enumerate(self.planes):
-            seat = name[len(name.rstrip("0123456789")) :]
-            meaning = _PLANE_MEANING[name.rstrip("0123456789")].replace("seat N", f"seat {seat}")
-            rows.append((name, 52 * i, 52 * (i + 1), meaning))
-        for name, part in self.scalars_slices().items():
-            rows.append((name, part.start, part.stop, _SCALAR_MEANING[name]))
+        rows = [(name, 52 * i, 52 * (i + 1), self.meanings[i]) for i, name in enumerate(self.planes)]
+        for i, (name, part) in enumerate(self.scalars_slices().items()):
+            rows.append((name, part.start, part.stop, self.meanings[len(self.planes) + i]))
         return rows
 
 
-_PLANE_MEANING: Final = {
-    "hand": "1 for each card this seat holds",
-    "discard_pile": "1 for each card in the discard pile",
-    "upcard": "1 for the top card of the discard pile",
-    "pile_order": "(position from the bottom + 1) / 52 for each card in the discard pile",
-    "known_": "cards relative seat N was seen taking from the discard pile and still holds",
-    "discarded_by_": "cards relative seat N discarded this hand (wherever they are now)",
-    "declined_by_": "upcards relative seat N could have taken and did not (passed, or drew from the stock)",
-}
+class LayoutBuilder:
+    """Builds an `ObservationLayout` block by block: planes first, then scalars, each with its meaning.
 
-_SCALAR_MEANING: Final = {
-    "phase": f"one-hot phase: {', '.join(PHASES)}",
-    "stock_count": "cards left in the stock / 52",
-    "pile_count": "cards in the discard pile / 52",
-    "hand_sizes": "cards each relative seat holds / 13",
-    "scores": "each relative seat's running total / the match target (capped at 4)",
-    "dealer": "one-hot: the relative seat that dealt this hand",
-    "knock_limit": "this hand's knock limit / 10 (Oklahoma sets it from the first upcard)",
-    "to_act": "1 when this seat has an action to take",
-}
+    A name ending in ``_N`` in a meaning's "relative seat N" is filled in with the seat.
+    """
 
-_MAX_SCORE_RATIO: Final = 4.0
+    __slots__ = ("seats", "_planes", "_scalars", "_low", "_high", "_plane_meanings", "_scalar_meanings")
+
+    def __init__(self, seats: int) -> None:
+        self.seats = seats
+        self._planes: list[str] = []
+        self._scalars: list[tuple[str, int]] = []
+        self._low: list[float] = []
+        self._high: list[float] = []
+        self._plane_meanings: list[str] = []
+        self._scalar_meanings: list[str] = []
+
+    def plane(self, name: str, meaning: str) -> LayoutBuilder:
+        """One card plane."""
+        self._planes.append(name)
+        self._plane_meanings.append(meaning)
+        return self
+
+    def seat_planes(self, prefix: str, seats: Iterable[int], meaning: str) -> LayoutBuilder:
+        """One plane per relative seat, named ``prefix + seat``; "seat N" in `meaning` names it."""
+        for seat in seats:
+            self.plane(f"{prefix}{seat}", meaning.replace("seat N", f"seat {seat}"))
+        return self
+
+    def scalar(
+        self, name: str, width: int, meaning: str, *, high: float = 1.0, low: float = 0.0
+    ) -> LayoutBuilder:
+        """A block of `width` numbers, each within [low, high]."""
+        self._scalars.append((name, width))
+        self._low += [low] * width
+        self._high += [high] * width
+        self._scalar_meanings.append(meaning)
+        return self
+
+    def build(self) -> ObservationLayout:
+        """The layout as built so far."""
+        return ObservationLayout(
+            seats=self.seats,
+            planes=tuple(self._planes),
+            scalars=tuple(self._scalars),
+            scalar_high=tuple(self._high),
+            scalar_low=tuple(self._low),
+            meanings=(*self._plane_meanings, *self._scalar_meanings),
+        )
+
+
+#: Most a running total counts in an observation, in match targets (a total past four targets
+#: is rare and tells a learner nothing more).
+MAX_SCORE_RATIO: Final = 4.0
 _PHASE_INDEX: Final = {p: i for i, p in enumerate(PHASES)}
+PLANE_HAND: Final = "1 for each card this seat holds"
+PLANE_PILE: Final = "1 for each card in the discard pile"
+PLANE_UPCARD: Final = "1 for the top card of the discard pile"
+PLANE_ORDER: Final = "(position from the bottom + 1) / 52 for each card in the discard pile"
+PLANE_KNOWN: Final = "cards relative seat N was seen taking from the discard pile and still holds"
+PLANE_DISCARDED: Final = "cards relative seat N discarded this hand (wherever they are now)"
+PLANE_DECLINED: Final = (
+    "upcards relative seat N could have taken and did not (passed, or drew from the stock)"
+)
 
 
 def gin_layout(seats: int = 2) -> ObservationLayout:
-    """The layout of Gin observations for a table of `seats` players."""
+    """The layout of two-player Gin observations (`seats` is 2; the seats are relative)."""
     others = range(1, seats)
-    planes = (
-        "hand",
-        "discard_pile",
-        "upcard",
-        "pile_order",
-        *(f"known_{r}" for r in others),
-        *(f"discarded_by_{r}" for r in range(seats)),
-        *(f"declined_by_{r}" for r in others),
+    return (
+        LayoutBuilder(seats)
+        .plane("hand", PLANE_HAND)
+        .plane("discard_pile", PLANE_PILE)
+        .plane("upcard", PLANE_UPCARD)
+        .plane("pile_order", PLANE_ORDER)
+        .seat_planes("known_", others, PLANE_KNOWN)
+        .seat_planes("discarded_by_", range(seats), PLANE_DISCARDED)
+        .seat_planes("declined_by_", others, PLANE_DECLINED)
+        .scalar("phase", len(PHASES), f"one-hot phase: {', '.join(PHASES)}")
+        .scalar("stock_count", 1, "cards left in the stock / 52")
+        .scalar("pile_count", 1, "cards in the discard pile / 52")
+        .scalar("hand_sizes", seats, "cards each relative seat holds / 13", high=52 / 13)
+        .scalar(
+            "scores",
+            seats,
+            "each relative seat's running total / the match target (capped at 4)",
+            high=MAX_SCORE_RATIO,
+        )
+        .scalar("dealer", seats, "one-hot: the relative seat that dealt this hand")
+        .scalar(
+            "knock_limit",
+            1,
+            "this hand's knock limit / 10 (Oklahoma sets it from the first upcard)",
+            high=10.0,
+        )
+        .scalar("to_act", 1, "1 when this seat has an action to take")
+        .build()
     )
-    scalars = (
-        ("phase", len(PHASES)),
-        ("stock_count", 1),
-        ("pile_count", 1),
-        ("hand_sizes", seats),
-        ("scores", seats),
-        ("dealer", seats),
-        ("knock_limit", 1),
-        ("to_act", 1),
-    )
-    high = (
-        *([1.0] * len(PHASES)),
-        1.0,
-        1.0,
-        *([52 / 13] * seats),
-        *([_MAX_SCORE_RATIO] * seats),
-        *([1.0] * seats),
-        10.0,
-        1.0,
-    )
-    return ObservationLayout(seats=seats, planes=planes, scalars=scalars, scalar_high=high)
 
 
 class _SeatState:
@@ -433,7 +481,7 @@ class ObservationEncoder:
         for s in rel:
             buffer[at] = (dealt + held[s]) / 13
             score = scores[s] / target
-            buffer[at + n] = score if score < _MAX_SCORE_RATIO else _MAX_SCORE_RATIO
+            buffer[at + n] = score if score < MAX_SCORE_RATIO else MAX_SCORE_RATIO
             buffer[at + 2 * n] = 1.0 if s == dealer else 0.0
             at += 1
         at += 2 * n

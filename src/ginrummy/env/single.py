@@ -2,28 +2,38 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeAlias
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from ..bots import Player, make_player
+from ..bots import Player
+from ..bots.table_players import TablePlayer, make_game_player
 from ..rules import IllegalActionError, Rules
-from .aec import DEFAULT_MAX_HAND_STEPS, Episode, GinRummyEnv, Observation, RewardKind
+from .aec import Episode, GinRummyEnv, Observation, RewardKind
 
-__all__ = ["GinRummyGymEnv"]
+__all__ = ["GinRummyGymEnv", "Opponent"]
+
+#: A player for the other seats: a name for `make_game_player`, a player object that reads
+#: this game's views, or a callable that makes a fresh player from a seed.
+Opponent: TypeAlias = str | Player | TablePlayer | Callable[[int], Player | TablePlayer]
 
 
 class GinRummyGymEnv(gymnasium.Env[Observation, int]):
-    """Gin Rummy for one learning seat against any of our players (`ginrummy.bots`).
+    """Any game of the rules engine for one learning seat against our players (`ginrummy.bots`).
 
-    `opponent` is a player name (``"random"``, ``"baseline"``, ``"novice"`` … ``"expert"``),
-    a `Player` object (an `EnginePlayer` seats an outside program), or a callable that
-    returns a fresh `Player` for a seed. The opponent sees only its own seat's views and
-    is told each hand's result, as in the arena. Observations, actions, rewards and
-    options are those of `GinRummyEnv`, seen from the learning seat; `action_masks()`
-    returns the legal actions for libraries that ask for them (sb3-contrib's MaskablePPO).
+    `opponent` seats every other seat; a sequence gives one per other seat, in seat order. Each
+    is a player name (``"random"``, ``"baseline"``, ``"novice"`` … ``"expert"``; at a Gin
+    table of three or four a two-player player plays its own hand, and Rummy has its own
+    levels, `make_game_player`), a player object that reads this game's views (an
+    `EnginePlayer` seats an outside program in two-player Gin, an `EngineSeat` at the other
+    tables), or a callable that returns a fresh player for a seed. In team Gin the learner's
+    partner is one of them. The other seats see only their own views and are told each
+    finished deal, as in the arena. Observations, actions, rewards and options are those of
+    `GinRummyEnv`, seen from the learning seat; `action_masks()` returns the legal actions for
+    libraries that ask for them (sb3-contrib's MaskablePPO).
 
     ``seat=None`` (default) draws the learner's seat at each reset from the
     environment's seeded generator; a seat number fixes it.
@@ -38,20 +48,16 @@ class GinRummyGymEnv(gymnasium.Env[Observation, int]):
 
     def __init__(
         self,
-        opponent: str | Player = "baseline",
+        opponent: Opponent | Sequence[Opponent] = "baseline",
         rules: Rules | str = "classic",
         *,
         seat: int | None = None,
         episode: Episode = "match",
         reward: RewardKind | None = None,
         render_mode: str | None = None,
-        max_hand_steps: int = DEFAULT_MAX_HAND_STEPS,
+        max_hand_steps: int | None = None,
         illegal_reward: float | None = None,
     ) -> None:
-        if seat is not None and seat not in (0, 1):
-            raise ValueError(f"seat must be 0, 1 or None (drawn at each reset), got {seat!r}")
-        if isinstance(opponent, str):
-            make_player(opponent, seed=0)  # an unknown name fails here, with the names allowed
         self.game = GinRummyEnv(
             rules,
             episode=episode,
@@ -59,15 +65,31 @@ class GinRummyGymEnv(gymnasium.Env[Observation, int]):
             render_mode="ansi" if render_mode is not None else None,
             max_hand_steps=max_hand_steps,
         )
+        seats = self.game.seats
+        if seat is not None and seat not in range(seats):
+            raise ValueError(
+                f"seat must be a seat from 0 to {seats - 1} or None (drawn at each reset), got {seat!r}"
+            )
+        if isinstance(opponent, Sequence) and not isinstance(opponent, str):
+            if len(opponent) != seats - 1:
+                raise ValueError(f"give one opponent per other seat ({seats - 1}), got {len(opponent)}")
+            specs: list[Opponent] = list(opponent)
+        else:
+            specs = [opponent] * (seats - 1)
+        for spec in specs:
+            if isinstance(spec, str):
+                make_game_player(
+                    spec, self.game.rules, seed=0
+                )  # an unknown name fails here, naming those allowed
         self.render_mode = render_mode
-        self.opponent_spec = opponent
+        self.opponent_specs = specs
         self.fixed_seat = seat
         self.seat = seat if seat is not None else 0
         self.agent = self.game.possible_agents[self.seat]
         self.observation_space = self.game.observation_space(self.agent)
         self.action_space = self.game.action_space(self.agent)
         self.illegal_reward = illegal_reward
-        self.opponents: dict[str, Player] = {}
+        self.opponents: dict[str, Player | TablePlayer] = {}
         self._hand_number = 0
         self._ended_illegally = False
 
@@ -76,19 +98,20 @@ class GinRummyGymEnv(gymnasium.Env[Observation, int]):
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
-        self.seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(2))
-        self.agent = self.game.possible_agents[self.seat]
+        game = self.game
+        self.seat = self.fixed_seat if self.fixed_seat is not None else int(rng.integers(game.seats))
+        self.agent = game.possible_agents[self.seat]
         match_seed = seed if seed is not None else int(rng.integers(2**63 - 1))
+        others = [agent for agent in game.possible_agents if agent != self.agent]
         self.opponents = {
-            agent: self._opponent(int(rng.integers(2**31 - 1)))
-            for agent in self.game.possible_agents
-            if agent != self.agent
+            agent: self._opponent(spec, int(rng.integers(2**31 - 1)))
+            for agent, spec in zip(others, self.opponent_specs, strict=True)
         }
-        self.game.reset(seed=match_seed, options=options)
+        game.reset(seed=match_seed, options=options)
         self._ended_illegally = False
-        self._hand_number = self.game.match.hand_number
+        self._hand_number = game.game.hand_number
         self._play_others()
-        observation, _, _, _, info = self.game.last()
+        observation, _, _, _, info = game.last()
         assert observation is not None
         return observation, {**info, "seat": self.seat, "seed": match_seed}
 
@@ -106,7 +129,7 @@ class GinRummyGymEnv(gymnasium.Env[Observation, int]):
         else:
             game.step(action)
         reward = game.rewards[self.agent]
-        self._observe_hand_end()
+        self._observe_deal_end()
         reward += self._play_others()
         observation = game.observe(self.agent)
         return (
@@ -139,19 +162,21 @@ class GinRummyGymEnv(gymnasium.Env[Observation, int]):
         return text
 
     def close(self) -> None:
-        for player in self.opponents.values():
+        for player, spec in zip(self.opponents.values(), self.opponent_specs, strict=True):
             close = getattr(player, "close", None)
-            if close is not None and player is not self.opponent_spec:
+            if close is not None and player is not spec:
                 close()
         self.game.close()
 
     # -- internals -------------------------------------------------------------
 
-    def _opponent(self, seed: int) -> Player:
-        spec = self.opponent_spec
+    def _opponent(self, spec: Opponent, seed: int) -> Player | TablePlayer:
         if isinstance(spec, str):
-            return make_player(spec, seed=seed)
-        return spec
+            return make_game_player(spec, self.game.rules, seed=seed)
+        if hasattr(spec, "act"):
+            return spec  # type: ignore[return-value]
+        assert callable(spec)
+        return spec(seed)
 
     def _done(self) -> bool:
         game = self.game
@@ -163,19 +188,18 @@ class GinRummyGymEnv(gymnasium.Env[Observation, int]):
         reward = 0.0
         while not self._done() and game.agent_selection != self.agent:
             agent = game.agent_selection
-            view = game.view(agent)
-            action = self.opponents[agent].act(view)
-            game.step(game.codec.index(action))
+            action = self.opponents[agent].act(game.view(agent))  # type: ignore[arg-type]
+            game.step(game.encode(action))
             reward += game.rewards[self.agent]
-            self._observe_hand_end()
+            self._observe_deal_end()
         return reward
 
-    def _observe_hand_end(self) -> None:
-        """Show each opponent the showdown of a hand that just ended, as a table would."""
-        match = self.game.match
+    def _observe_deal_end(self) -> None:
+        """Show each opponent its view of a deal that just ended, as a table would."""
+        played = self.game.game
         finished = self._hand_number
-        if match.hand_number == finished and not match.hand.is_over:
+        if played.hand_number == finished and not played.is_over:
             return
         for agent, player in self.opponents.items():
-            player.observe(match.hand_view(self.game.possible_agents.index(agent), finished))
-        self._hand_number = match.hand_number if not match.hand.is_over else match.hand_number + 1
+            player.observe(played.hand_view(self.game.possible_agents.index(agent), finished))  # type: ignore[arg-type]
+        self._hand_number = played.hand_number if not played.is_over else played.hand_number + 1

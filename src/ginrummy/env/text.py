@@ -1,13 +1,13 @@
-"""The table as one seat sees it, as plain text (the environment's `render()`)."""
+"""The table as one seat sees it, as plain text (the environment's `render()`), for every game."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from ..rules import View
+from ..rules import TEAMS, Discard, Draw, GinTableView, LayMeld, LayOff, RummyEvent, RummyView, View
 
-__all__ = ["render_view"]
+__all__ = ["render_rummy_view", "render_table_view", "render_view"]
 
 
 def _name(names: Sequence[str] | None, seat: int) -> str:
@@ -88,3 +88,119 @@ def _showdown_lines(view: View, names: Sequence[str] | None) -> list[str]:
     who = "nobody" if scorer is None else _name(names, int(scorer))
     lines.append(f"{outcome.replace('_', ' ').title()}: {who} scores {showdown.get('points', 0)}")
     return lines
+
+
+def render_table_view(view: GinTableView, *, names: Sequence[str] | None = None, last: int = 4) -> str:
+    """A three-player or team Gin `view` as text: scores, each hand being played as the seat
+    sees it (its own cards only in its own hand), the last actions and what it may do."""
+    me = _name(names, view.seat)
+    teams = view.game == "gin4_teams"
+    if teams:
+        scores = ", ".join(
+            f"{' & '.join(_name(names, s) for s in TEAMS[t])} {view.scores[t]}" for t in range(2)
+        )
+        dealer = f"the team of {' & '.join(_name(names, s) for s in TEAMS[view.dealer])}"
+    else:
+        scores = ", ".join(f"{_name(names, s)} {view.scores[s]}" for s in range(view.players))
+        dealer = f"{_name(names, view.dealer)} (sits this hand out)"
+    word = "Round" if teams else "Hand"
+    lines = [
+        f"{word} {view.hand_number} · rules {view.rules.preset_name} · target {view.rules.target} · "
+        f"dealer {dealer}",
+        f"Scores: {scores}",
+    ]
+    for table in view.tables:
+        players = " v ".join(_name(names, s) for s in table.players)
+        pile = " ".join(str(c) for c in table.discard_pile)
+        lines.append(
+            f"{players} ({table.phase}, knock limit {table.knock_limit}): discard pile (top last) "
+            f"{pile or '-'}   Stock: {table.stock_count} cards"
+        )
+        for inner, seat in enumerate(table.players):
+            if table.known[inner] and seat != view.seat:
+                lines.append(f"  Known in {_name(names, seat)}'s hand: {table.known[inner]}")
+        if table.hand is not None:
+            lines.append(f"  {me}'s hand: {' '.join(str(c) for c in table.hand.sorted_by_rank())}")
+        recent = list(table.history[-last:]) if last > 0 else []
+        if recent:
+            lines.append("  Last: " + "; ".join(_entry_text(e, names) for e in recent))
+        if table.showdown is not None:
+            shown = table.showdown
+            scorer = shown.get("scorer")
+            who = "nobody" if scorer is None else _name(names, int(scorer))
+            outcome = str(shown.get("outcome", "over")).replace("_", " ").title()
+            lines.append(f"  {outcome}: {who} scores {shown.get('points', 0)}")
+    if view.round is not None:
+        scorer = "nobody" if view.round.scorer is None else f"team {view.round.scorer}"
+        lines.append(
+            f"Round: the teams made {list(view.round.team_points)}; {scorer} scores {view.round.points}"
+        )
+    if view.legal:
+        lines.append(f"{me} to act ({view.phase}): " + ", ".join(str(a) for a in view.legal))
+    elif view.table is None:
+        lines.append(f"{me} sits this hand out")
+    else:
+        lines.append(f"Waiting for another player ({view.phase})")
+    return "\n".join(lines)
+
+
+def render_rummy_view(view: RummyView, *, names: Sequence[str] | None = None, last: int = 4) -> str:
+    """A Rummy `view` as text: balances, the table melds, the pile, the hand, the last actions."""
+    me = _name(names, view.seat)
+    seats = range(view.players)
+    scores = ", ".join(f"{_name(names, s)} {view.scores[s]}" for s in seats)
+    counts = ", ".join(f"{_name(names, s)} {view.hand_counts[s]}" for s in seats)
+    lines = [
+        f"Hand {view.hand_number} · rules {view.rules.preset_name} · target {view.rules.target} · "
+        f"dealer {_name(names, view.dealer)}",
+        f"Balances: {scores}",
+        f"Cards in hand: {counts}",
+    ]
+    for number, meld in enumerate(view.table):
+        lines.append(f"Meld {number} ({_name(names, meld.owner)}): {meld.cards}")
+    pile = " ".join(str(c) for c in view.discard_pile)
+    lines.append(
+        f"Discard pile (top last): {pile or '-'}   Stock: {view.stock_count} cards, "
+        f"turned over {view.turnovers} of {view.rules.stock_turnovers} times"
+    )
+    for seat in seats:
+        if seat != view.seat and view.known[seat]:
+            lines.append(f"Known in {_name(names, seat)}'s hand: {view.known[seat]}")
+    lines.append(f"{me}'s hand: {' '.join(str(c) for c in view.hand.sorted_by_rank())}")
+    recent = list(view.history[-last:]) if last > 0 else []
+    if recent:
+        lines.append("Last: " + "; ".join(_rummy_event_text(e, names) for e in recent))
+    result = view.result
+    if result is not None:
+        if result.winner is None:
+            lines.append("Void hand: the stock ran out with no turnover left; nobody pays")
+        else:
+            paid = ", ".join(
+                f"{_name(names, s)} {-p}" for s, p in enumerate(result.payments) if s != result.winner
+            )
+            lines.append(f"{_name(names, result.winner)} goes out ({result.outcome}): paid by {paid}")
+    elif view.legal:
+        lines.append(f"{me} to act ({view.phase}): " + ", ".join(str(a) for a in view.legal))
+    else:
+        lines.append(f"Waiting for {_name(names, view.to_act) if view.to_act is not None else 'the deal'}")
+    return "\n".join(lines)
+
+
+def _rummy_event_text(event: RummyEvent, names: Sequence[str] | None) -> str:
+    who = _name(names, event.seat)
+    action = event.action
+    if isinstance(action, Draw):
+        turned = "turns the pile over and " if event.turnover else ""
+        if action.source == "discard":
+            return f"{who} takes {event.card} from the discard pile"
+        return (
+            f"{who} {turned}draws {event.card} from the stock"
+            if event.card
+            else f"{who} {turned}draws from the stock"
+        )
+    if isinstance(action, LayMeld):
+        return f"{who} lays {action.cards}"
+    if isinstance(action, LayOff):
+        return f"{who} lays off {action.card} on meld {action.meld}"
+    assert isinstance(action, Discard)  # a Rummy turn's only other action
+    return f"{who} discards {action.card}"

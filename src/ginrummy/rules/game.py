@@ -167,17 +167,20 @@ def new_game(
     *,
     seed: int | str | None = None,
     seed_source: Callable[[int], int] | None = None,
+    first_dealer: int | None = None,
 ) -> Game:
     """Start the game `rules.game` names (first hand dealt). `rules` is a `Rules` or a preset name.
 
     Deal number `i` (0-based, void deals included; in team Gin each round's two hands are
     deals `2r` and `2r + 1`) is dealt from `deal_seed(seed, i)` unless `seed_source` gives
     the seeds, so every deal can be checked from its published seed with `deal_order`.
+    `first_dealer` fixes the first deal's dealer (a seat; in team Gin a team, 0 or 1) instead
+    of the rules' `first_dealer` draw.
     """
     if isinstance(rules, str):
         rules = Rules.preset(rules)
     rules = rules if rules is not None else Rules()
-    return _GAMES[rules.game](rules, seed=seed, seed_source=seed_source)
+    return _GAMES[rules.game](rules, seed=seed, seed_source=seed_source, first_dealer=first_dealer)
 
 
 def game_from_record(record: MatchRecord | GameRecord) -> Game:

@@ -35,6 +35,7 @@ __all__ = [
     "IllegalActionError",
     "NotYourTurnError",
     "Phase",
+    "shuffled_deck",
 ]
 
 Phase = Literal["offer", "draw", "discard", "over"]
@@ -201,11 +202,13 @@ _BY_JSON: Final = {
 }
 
 
-# The steps recorded most, by seat and card index (what `Hand._record` appends).
+# The steps as seen, by seat and card index, for the hot path of `Hand._apply_unchecked`.
 _DISCARD_STEPS: Final = tuple(tuple(_STEPS[(seat, "discard", None, c)] for c in CARDS) for seat in (0, 1))
-_TAKE_STEPS: Final = tuple(tuple(_STEPS[(seat, "draw", "discard", c)] for c in CARDS) for seat in (0, 1))
+_PILE_STEPS: Final = tuple(tuple(_STEPS[(seat, "draw", "discard", c)] for c in CARDS) for seat in (0, 1))
 _STOCK_STEPS: Final = tuple(tuple(_STEPS[(seat, "draw", "stock", c)] for c in CARDS) for seat in (0, 1))
-_STOCK_UNSEEN: Final = tuple(_STEPS[(seat, "draw", "stock", None)] for seat in (0, 1))
+_UNSEEN_STOCK_STEPS: Final = tuple(_STEPS[(seat, "draw", "stock", None)] for seat in (0, 1))
+# A NamedTuple (`Step`, `LegalMasks`) made without the Python-level `__new__` it adds.
+_new_tuple: Final = tuple.__new__
 
 
 def _card_or_none(text: Any) -> Card | None:
@@ -228,6 +231,9 @@ class LegalMasks(NamedTuple):
 
 
 NO_LEGAL_ACTION: Final = LegalMasks(False, False, False, 0, 0, False)
+_OFFER: Final = LegalMasks(True, True, False, 0, 0, False)
+_DRAW_EITHER: Final = LegalMasks(True, False, True, 0, 0, False)
+_DRAW_STOCK_ONLY: Final = LegalMasks(False, False, True, 0, 0, False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,8 +263,29 @@ def deal_order(seed: int) -> list[int]:
     shuffled with Python's `random.Random(seed).shuffle`, so anyone can check a
     deal from its published seed.
     """
+    return shuffled_deck(random.Random(seed))
+
+
+# For each position i of the shuffle (51 down to 1): the count i + 1 of cards it draws from, and
+# how many random bits `Random._randbelow` asks for to draw below it.
+_SHUFFLE_DRAWS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(51, 0, -1))
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    """The 52 card indices as ``rng.shuffle(list(range(52)))`` leaves them.
+
+    The same draws as `random.Random.shuffle` (a Fisher-Yates shuffle from the end, each index
+    drawn below ``i + 1`` by rejecting ``getrandbits`` results), without its call per card: a
+    hand is dealt at every reset of an environment. `tests/rules/test_hand.py` checks it against
+    `random.Random.shuffle` itself.
+    """
     deck = list(range(52))
-    random.Random(seed).shuffle(deck)
+    getrandbits = rng.getrandbits
+    for i, n, k in _SHUFFLE_DRAWS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 
@@ -363,7 +390,7 @@ class Hand:
         """Every action the player to act may take now, as flags and card masks."""
         phase = self.phase
         if phase == "draw":
-            return LegalMasks(not self.forced_stock, False, True, 0, 0, False)
+            return _DRAW_STOCK_ONLY if self.forced_stock else _DRAW_EITHER
         if phase == "discard":
             hand = self.hands[self.to_act]
             taken = self.taken
@@ -374,9 +401,9 @@ class Hand:
                 if left <= limit and card != taken:
                     knocks |= 1 << card
             big_gin = self.rules.big_gin_bonus is not None and least_deadwood(hand) == 0
-            return LegalMasks(False, False, False, discards, knocks, big_gin)
+            return _new_tuple(LegalMasks, (False, False, False, discards, knocks, big_gin))
         if phase == "offer":
-            return LegalMasks(True, True, False, 0, 0, False)
+            return _OFFER
         return NO_LEGAL_ACTION
 
     def legal_actions(self) -> list[Action]:
@@ -466,44 +493,41 @@ class Hand:
 
     def apply(self, action: GameAction, seat: int | None = None) -> None:
         """Apply a legal action; an illegal one raises and leaves the hand untouched."""
+        # Nearly every step is a draw or a plain discard by the seat to act: those legal ones
+        # are let through here; everything else, and every refusal's message, is `check`'s.
+        kind = type(action)
+        if seat is None or seat == self.to_act:
+            phase = self.phase
+            if kind is Discard:
+                if phase == "discard":
+                    index = action.card.index  # type: ignore[union-attr]
+                    if self.hands[self.to_act] >> index & 1 and index != self.taken:
+                        self._apply_unchecked(action)  # type: ignore[arg-type]
+                        return
+            elif kind is Draw and phase == "draw" and (action.source == "stock" or not self.forced_stock):  # type: ignore[union-attr]
+                self._apply_unchecked(action)  # type: ignore[arg-type]
+                return
         self.check(action, seat)
         assert not isinstance(action, (LayMeld, LayOff))  # check refuses them
         self._apply_unchecked(action)
 
     def _apply_unchecked(self, action: Action) -> None:
+        # The hot path of every host: exact types first (actions are final dataclasses), each
+        # step written with what each seat saw of it (the card of a stock draw only its drawer).
         me = self.to_act
-        phase = self.phase
-        if phase == "offer" and isinstance(action, Pass):
-            self._record(Step(me, action, None))
-            self.passes += 1
-            self.to_act = 1 - me
-            if self.passes == 2:
-                self.phase = "draw"
-                self.forced_stock = True
-            return
-        if isinstance(action, Draw):
-            if action.source == "stock":
-                card = self.stock.pop()
-                self.taken = -1
-                self.retaken = False
-            else:
-                card = self.discard_pile.pop()
-                self.taken = card
-                self.known[me] |= 1 << card
-                self.retaken = self.takes[card] >= self.rules.retake_limit
-                self.takes[card] += 1
-            self.hands[me] |= 1 << card
-            self.forced_stock = False
-            self.phase = "discard"
-            self.after_table = None
-            self._record(Step(me, action, CARDS[card]))
-            return
-        if isinstance(action, Discard):
-            card = action.card.index
-            self.hands[me] &= ~(1 << card)
-            self.known[me] &= ~(1 << card)
-            self.discard_pile.append(card)
-            self._record(Step(me, action, action.card))
+        kind = type(action)
+        seen = self.seen
+        if kind is Discard:
+            card = action.card  # type: ignore[union-attr]
+            index = card.index
+            bit = 1 << index
+            self.hands[me] &= ~bit
+            self.known[me] &= ~bit
+            self.discard_pile.append(index)
+            self.steps.append(_new_tuple(Step, (me, action, card)))
+            shown = _DISCARD_STEPS[me][index]
+            seen[0].append(shown)
+            seen[1].append(shown)
             self.taken = -1
             self.after_table = None
             if len(self.stock) <= 2 or self.retaken:
@@ -513,47 +537,64 @@ class Hand:
             self.to_act = 1 - me
             self.phase = "draw"
             return
-        if isinstance(action, Knock):
-            card = action.card.index
-            self.hands[me] &= ~(1 << card)
-            self.known[me] &= ~(1 << card)
-            self.knock_card = card
-            self._record(Step(me, action, action.card))
+        if kind is Draw:
+            if action.source == "stock":  # type: ignore[union-attr]
+                index = self.stock.pop()
+                self.taken = -1
+                self.retaken = False
+                seen[me].append(_STOCK_STEPS[me][index])
+                seen[1 - me].append(_UNSEEN_STOCK_STEPS[me])
+            else:
+                index = self.discard_pile.pop()
+                self.taken = index
+                self.known[me] |= 1 << index
+                self.retaken = self.takes[index] >= self.rules.retake_limit
+                self.takes[index] += 1
+                shown = _PILE_STEPS[me][index]
+                seen[0].append(shown)
+                seen[1].append(shown)
+            self.hands[me] |= 1 << index
+            self.forced_stock = False
+            self.phase = "discard"
+            self.after_table = None
+            self.steps.append(_new_tuple(Step, (me, action, CARDS[index])))
+            return
+        if kind is Pass and self.phase == "offer":
+            self._record(Step(me, action, None))
+            self.passes += 1
+            self.to_act = 1 - me
+            if self.passes == 2:
+                self.phase = "draw"
+                self.forced_stock = True
+            return
+        if kind is Knock:
+            card = action.card  # type: ignore[union-attr]
+            index = card.index
+            self.hands[me] &= ~(1 << index)
+            self.known[me] &= ~(1 << index)
+            self.knock_card = index
+            self._record(Step(me, action, card))
             self._finish(me)
             return
-        if isinstance(action, BigGin):
+        if kind is BigGin:
             self._record(Step(me, action, None))
             self._finish(me)
             return
         raise IllegalActionError(f"unknown action {action!r}")  # pragma: no cover
 
     def _record(self, step: Step) -> None:
-        """Append a step, and what each seat saw of it (the card of a stock draw only its drawer)."""
+        """Append a pass, knock or Big Gin step, seen alike by both seats (a knock shows its card)."""
         self.steps.append(step)
         action = step.action
-        seat = step.seat
-        kind = type(action)
-        if kind is Discard:
-            assert isinstance(action, Discard)
-            shown = other = _DISCARD_STEPS[seat][action.card.index]
-        elif kind is Draw:
-            assert isinstance(action, Draw)
-            card = step.card
-            if action.source == "discard":
-                assert card is not None  # a card taken from the pile is seen by both seats
-                shown = other = _TAKE_STEPS[seat][card.index]
-            else:
-                other = _STOCK_UNSEEN[seat]
-                shown = other if card is None else _STOCK_STEPS[seat][card.index]
-        elif kind is Pass:
-            shown = other = PublicStep(seat, "pass")
-        elif kind is BigGin:
-            shown = other = PublicStep(seat, "big_gin")
-        else:  # a knock: the hand ends at once, so its card is shown
+        if isinstance(action, Pass):
+            shown = PublicStep(step.seat, "pass")
+        elif isinstance(action, BigGin):
+            shown = PublicStep(step.seat, "big_gin")
+        else:
             assert isinstance(action, Knock)
-            shown = other = PublicStep(seat, "knock", None, action.card)
-        self.seen[seat].append(shown)
-        self.seen[1 - seat].append(other)
+            shown = PublicStep(step.seat, "knock", None, action.card)
+        self.seen[0].append(shown)
+        self.seen[1].append(shown)
 
     def _finish(self, knocker: int) -> None:
         showdown = score_showdown(

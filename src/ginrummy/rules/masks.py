@@ -132,16 +132,20 @@ _SET_OPTIONS: Final = {
 }
 
 
-#: For each rank and each pattern of suits holding it (3 or 4 of them), the sets it may
-#: form as the bits each suit gives up: ``(clubs, diamonds, hearts, spades)`` per choice.
+# The same ways as the cards each suit gives up, for a set of rank r held in `pattern`:
+# ``_SET_REMOVALS[r][pattern]`` is one (clubs, diamonds, hearts, spades) tuple of masks per way.
 _SET_REMOVALS: Final[tuple[dict[int, tuple[tuple[int, int, int, int], ...]], ...]] = tuple(
     {
         pattern: tuple(
-            ((1 << r) * (p & 1), (1 << r) * (p >> 1 & 1), (1 << r) * (p >> 2 & 1), (1 << r) * (p >> 3 & 1))
-            for p in options
-            if p
+            (
+                (1 << r) * (way & 1),
+                (1 << r) * (way >> 1 & 1),
+                (1 << r) * (way >> 2 & 1),
+                (1 << r) * (way >> 3 & 1),
+            )
+            for way in ways
         )
-        for pattern, options in _SET_OPTIONS.items()
+        for pattern, ways in _SET_OPTIONS.items()
     }
     for r in range(13)
 )
@@ -150,7 +154,7 @@ _SET_REMOVALS: Final[tuple[dict[int, tuple[tuple[int, int, int, int], ...]], ...
 def _set_choices(
     c0: int, c1: int, c2: int, c3: int, sets: int
 ) -> list[tuple[tuple[int, int, int, int], ...]]:
-    """For each rank of `sets`, the sets it may form (as `_SET_REMOVALS` gives them)."""
+    """For each rank of `sets`, the ways it may form a set or none (as `_SET_REMOVALS` gives them)."""
     out: list[tuple[tuple[int, int, int, int], ...]] = []
     while sets:
         low = sets & -sets
@@ -171,17 +175,28 @@ def least_deadwood(mask: int) -> int:
     best = table[c0] + table[c1] + table[c2] + table[c3]
     sets = (c0 & c1 & (c2 | c3)) | ((c0 | c1) & c2 & c3)
     if not sets:
-        return best
-    if not sets & (sets - 1):
-        # One rank that may form a set (the usual case): each of its sets, or none.
-        r = sets.bit_length() - 1
-        pattern = (c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3
-        for r0, r1, r2, r3 in _SET_REMOVALS[r][pattern]:
+        return table[c0] + table[c1] + table[c2] + table[c3]
+    removals = _SET_REMOVALS
+    low = sets & -sets
+    r = low.bit_length() - 1
+    first = removals[r][(c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3]
+    sets ^= low
+    best = 1000
+    if not sets:  # one rank for a set: the common case, without the product
+        for r0, r1, r2, r3 in first:
             v = table[c0 & ~r0] + table[c1 & ~r1] + table[c2 & ~r2] + table[c3 & ~r3]
             if v < best:
                 best = v
         return best
-    for combo in product(*(((0, 0, 0, 0), *choice) for choice in _set_choices(c0, c1, c2, c3, sets))):
+    options = [first]
+    while sets:
+        low = sets & -sets
+        r = low.bit_length() - 1
+        options.append(
+            removals[r][(c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3]
+        )
+        sets ^= low
+    for combo in product(*options):
         r0 = r1 = r2 = r3 = 0
         for a, b, c, d in combo:
             r0 |= a
@@ -404,7 +419,7 @@ def deadwood_after_discards(hand: int) -> tuple[tuple[int, int], ...]:
     left: list[tuple[int, int, int, int, int]] = [
         (table[c0] + table[c1] + table[c2] + table[c3], c0, c1, c2, c3)
     ]
-    for combo in product(*(((0, 0, 0, 0), *choice) for choice in _set_choices(c0, c1, c2, c3, sets))):
+    for combo in product(*_set_choices(c0, c1, c2, c3, sets)):
         r0 = r1 = r2 = r3 = 0
         for a, b, c, d in combo:
             r0 |= a

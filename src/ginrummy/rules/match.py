@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, GameAction
-from .hand import Hand, HandResult, IllegalActionError
+from .hand import Hand, HandResult, IllegalActionError, shuffled_deck
 from .record import HandRecord, MatchRecord
 from .variants import Rules, RulesError
 from .views import View, build_view
@@ -122,8 +122,7 @@ class Match:
         if self.rules.first_dealer == "random":
             return rng.randrange(2)
         # The cut: each seat draws a card, seat 0 first; the lower rank deals, ties cut again.
-        deck = list(range(52))
-        rng.shuffle(deck)
+        deck = shuffled_deck(rng)
         for i in range(0, 52, 2):
             a, b = deck[i] % 13, deck[i + 1] % 13
             if a != b:

@@ -20,6 +20,7 @@ __all__ = [
     "is_rummy_meld",
     "rummy_deadwood",
     "rummy_melds",
+    "rummy_layoff_cards",
     "rummy_layoff_fits",
     "rummy_hand_points",
     "rummy_least_left",
@@ -197,6 +198,16 @@ def rummy_layoff_fits(card: CardLike, meld: CardSet | Iterable[CardLike] | str, 
     bit = as_mask([card])
     mask = as_mask(meld)
     return not mask & bit and _is_meld_mask(mask | bit, ace)
+
+
+def rummy_layoff_cards(meld: CardSet | Iterable[CardLike] | str, ace: AceRank = "low") -> CardSet:
+    """Every card that may be laid off on the table meld `meld` now (a set's missing suit, a
+    run's next card at either end).
+
+    >>> str(rummy_layoff_cards("6H 7H 8H")), str(rummy_layoff_cards("QH KH AH", "high"))
+    ('5H 9H', 'JH')
+    """
+    return CardSet.from_mask(_attachable(as_mask(meld), ace))
 
 
 def rummy_least_left(
