@@ -397,10 +397,14 @@ class Hand:
             discards = hand if taken < 0 else hand & ~(1 << taken)
             knocks = 0
             limit = self.knock_limit
-            for card, left in self.after_discards():
-                if left <= limit and card != taken:
-                    knocks |= 1 << card
-            big_gin = self.rules.big_gin_bonus is not None and least_deadwood(hand) == 0
+            whole = least_deadwood(hand)
+            # A discard lowers the least deadwood by at most its own points (10 at most): far
+            # from a knock, as most turns are, the turn's table is not needed for the mask.
+            if whole - 10 <= limit or self.after_table is not None:
+                for card, left in self.after_discards():
+                    if left <= limit and card != taken:
+                        knocks |= 1 << card
+            big_gin = self.rules.big_gin_bonus is not None and whole == 0
             return _new_tuple(LegalMasks, (False, False, False, discards, knocks, big_gin))
         if phase == "offer":
             return _OFFER
@@ -583,18 +587,34 @@ class Hand:
         raise IllegalActionError(f"unknown action {action!r}")  # pragma: no cover
 
     def _record(self, step: Step) -> None:
-        """Append a pass, knock or Big Gin step, seen alike by both seats (a knock shows its card)."""
+        """Append any step with what each seat saw of it (the card of a stock draw only its
+        drawer; a knock shows its card). Draws and discards take the hot path of
+        `_apply_unchecked` instead; positions built step by step come through here."""
         self.steps.append(step)
         action = step.action
-        if isinstance(action, Pass):
-            shown = PublicStep(step.seat, "pass")
-        elif isinstance(action, BigGin):
-            shown = PublicStep(step.seat, "big_gin")
-        else:
+        seat = step.seat
+        kind = type(action)
+        if kind is Discard:
+            assert isinstance(action, Discard)
+            shown = other = _DISCARD_STEPS[seat][action.card.index]
+        elif kind is Draw:
+            assert isinstance(action, Draw)
+            card = step.card
+            if action.source == "discard":
+                assert card is not None  # a card taken from the pile is seen by both seats
+                shown = other = _PILE_STEPS[seat][card.index]
+            else:
+                other = _UNSEEN_STOCK_STEPS[seat]
+                shown = other if card is None else _STOCK_STEPS[seat][card.index]
+        elif kind is Pass:
+            shown = other = PublicStep(seat, "pass")
+        elif kind is BigGin:
+            shown = other = PublicStep(seat, "big_gin")
+        else:  # a knock: the hand ends at once, so its card is shown
             assert isinstance(action, Knock)
-            shown = PublicStep(step.seat, "knock", None, action.card)
-        self.seen[0].append(shown)
-        self.seen[1].append(shown)
+            shown = other = PublicStep(seat, "knock", None, action.card)
+        self.seen[seat].append(shown)
+        self.seen[1 - seat].append(other)
 
     def _finish(self, knocker: int) -> None:
         showdown = score_showdown(
