@@ -84,7 +84,7 @@ def install(
     @app.delete("/api/pool")
     async def leave_pool(request: Request, response: Response) -> dict[str, Any]:
         me = await guest(request, response)
-        return {"left": service(request).stop_seeking(me)}
+        return {"left": await service(request).stop_seeking(me)}
 
     @app.post("/api/pool/robot")
     async def pool_robot(request: Request, response: Response) -> dict[str, Any]:

@@ -39,9 +39,14 @@ __all__ = ["ClusterConfig", "ClusterNode", "node_name"]
 log = logging.getLogger("ginrummy.cluster")
 
 MATCH = "match:"  # lease names of live matches
+POOL = "pool"  # the lease of quick pairing: its holder runs every pool of the site
 HANDOVER = "gr:handover"  # a process shutting down names the matches it let go
-#: Service calls another process may ask the owner of a match to make (rooms and rematches).
-SERVICE_CALLS = frozenset({"join_room", "room_info", "rematch", "rematch_id"})
+HANDED_LEASES = "gr:handover:leases"  # ... and the other leases it let go (the pool, tournaments)
+#: Service calls another process may ask the owner of a match (rooms and rematches) or of the
+#: pool (quick pairing) to make.
+SERVICE_CALLS = frozenset(
+    {"join_room", "room_info", "rematch", "rematch_id", "seek", "wait_pool", "leave_pool", "robot_instead"}
+)
 # Set while answering a forwarded call: it is never forwarded again (no call goes round in circles).
 _answering = contextvars.ContextVar("answering", default=False)
 
@@ -113,6 +118,9 @@ class ClusterNode:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._maintainer: asyncio.Task[None] | None = None
         self.handing_over = False
+        self._pool_holder: str | None = None  # who held the pool's lease when last asked
+        # A forwarded wait for a pairing is answered by the owner within this, well inside the timeout.
+        self.wait_slice = self.config.call_timeout / 2
         service.ownership = self
 
     # -- lifecycle -----------------------------------------------------------
@@ -126,6 +134,7 @@ class ClusterNode:
         await self.bus.start()
         await self.bus.subscribe(inbox(self.name), self._on_inbox)
         await self.bus.subscribe(HANDOVER, self._on_handover)
+        await self.bus.subscribe(HANDED_LEASES, self._on_handed_leases)
         self.bus.on_reconnect(self._bus_back)
         self.keeper.start()
         self._maintainer = asyncio.get_running_loop().create_task(self._maintain_forever())
@@ -153,13 +162,17 @@ class ClusterNode:
         owned = list(self.service.live.values())
         for live in owned:
             await live.close()  # nothing more is written by this process
+        others = [name for name in self.keeper.held if not name.startswith(MATCH)]
+        self.service.pool.clear()  # the waiting pages join again, on the process taking the pool
         await self.keeper.close(release=True)
         ids = [live.id for live in owned]
         for match_id in ids:
             self.bus.publish_soon(match_channel(match_id), "O|")
-        if ids:
-            with contextlib.suppress(BusDown):
+        with contextlib.suppress(BusDown):
+            if ids:
                 await self.bus.publish(HANDOVER, json.dumps(ids))
+            if others:
+                await self.bus.publish(HANDED_LEASES, json.dumps(others))
         for live in owned:
             self._drop_sockets(live, "this server is restarting")
         for table in list(self.remote.values()):
@@ -212,6 +225,47 @@ class ClusterNode:
     def _lease_lost(self, name: str) -> None:
         if name.startswith(MATCH):
             self._evict(name.removeprefix(MATCH), "the table moved to another server")
+        elif name == POOL:
+            self._pool_holder = None
+            self.service.pool.clear()  # its seekers wait on at the new holder, where their pages join
+
+    def fence_of(self, name: str) -> Lease:
+        lease = self.keeper.fresh(name)
+        if lease is None:
+            raise LeaseLost(f"{name}: this server no longer holds its lease")
+        return lease
+
+    # -- quick pairing ---------------------------------------------------------
+
+    async def pool_owner(self) -> str | None:
+        if POOL in self.keeper.held:
+            return None
+        holder = self._pool_holder
+        if holder is None or holder == self.name:  # unknown, or ours and lost since
+            holder = await self._claim_pool()
+        return None if holder == self.name else holder
+
+    async def _claim_pool(self) -> str:
+        """Take the pool's lease if it is free (or ran out); who holds it now."""
+        if self.handing_over:
+            raise Unavailable("this server is shutting down; try again in a moment", 1.0)
+        lease = await self.keeper.claim(POOL)
+        if lease.owner == self.name and self._pool_holder != self.name:
+            log.info("quick pairing runs on this server now (epoch %d)", lease.epoch)
+        self._pool_holder = lease.owner
+        return lease.owner
+
+    def _on_handed_leases(self, text: str) -> None:
+        if self.handing_over:
+            return
+        for name in json.loads(text):
+            if name == POOL:
+                self._spawn(self._claim_pool_soon())
+
+    async def _claim_pool_soon(self) -> None:
+        await asyncio.sleep(random.random() * 0.2)  # not every process at the same instant
+        with contextlib.suppress(Unavailable, StoreError):
+            await self._claim_pool()
 
     def _evict(self, match_id: str, reason: str) -> None:
         live = self.service.live.pop(match_id, None)
@@ -394,6 +448,14 @@ class ClusterNode:
             assert guest is not None
             if op == "join_room":
                 return {"ok": await service.join_room(guest, call["code"])}
+            if op == "seek":
+                return {"ok": await service.seek(guest, call["body"])}
+            if op == "wait_pool":
+                return {"ok": await service.wait_for_pairing(guest, float(call["wait"]))}
+            if op == "leave_pool":
+                return {"ok": await service.stop_seeking(guest)}
+            if op == "robot_instead":
+                return {"ok": await service.robot_instead(guest)}
             return {"ok": await service.rematch(guest, call["match"])}
         except ServiceError as exc:
             return {"err": [exc.code, exc.status, exc.message]}
@@ -465,7 +527,10 @@ class ClusterNode:
                 log.exception("cluster maintenance failed")
 
     async def maintain(self) -> None:
-        """Adopt matches whose owner let the lease run out; forget sockets of processes that are gone."""
+        """Adopt matches whose owner let the lease run out, take the pool's lease if it is free,
+        and forget sockets of processes that are gone."""
+        if POOL not in self.keeper.held and not self.handing_over:
+            await self._claim_pool()  # one statement: learns who runs the pool, or takes it over
         adopted = await self.keeper.adopt(MATCH, self.config.adopt_limit)
         for lease in adopted:
             match_id = lease.name.removeprefix(MATCH)

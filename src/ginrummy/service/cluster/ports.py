@@ -124,6 +124,19 @@ class Ownership(Protocol):
         """Have `owner` run the service call `op` about the match; its answer, or its `ServiceError`."""
         ...
 
+    #: The longest wait for a pairing forwarded in one call (shorter than the call's timeout).
+    wait_slice: float
+
+    async def pool_owner(self) -> str | None:
+        """The process running quick pairing: None when it is this one (which takes the pool's
+        lease when nobody holds it), else its name."""
+        ...
+
+    def fence_of(self, name: str) -> Lease:
+        """The lease `name` ("pool", "tournament:ID") while this process holds it and renewed it
+        in time; `LeaseLost` otherwise. Writes made for the thing it guards are fenced by it."""
+        ...
+
     def tell(self, match_id: str, op: str, **args: Any) -> None:
         """Let the owner of the match (if any) know something; no answer is awaited."""
         ...
