@@ -5,14 +5,18 @@ another process takes over (the pool again empty, the tournament rebuilt from th
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+import pytest
+import sqlalchemy as sa
 
 from cluster_helpers import RedisServer
 from ginrummy.service import GameService, ServiceConfig
 from ginrummy.service.cluster import ClusterConfig, ClusterNode
-from ginrummy.service.ports import GuestRow
-from ginrummy.storage import SqlStore
+from ginrummy.service.ports import GuestRow, LeaseLost, SeatRow
+from ginrummy.storage import SqlStore, make_engine
 from ginrummy.storage.redis_bus import RedisBus
 
 Node = tuple[GameService, ClusterNode]
@@ -118,5 +122,104 @@ def test_a_killed_pool_process_is_replaced_and_the_pages_join_again(
         assert news_a["match_id"] == news_b["match_id"] is not None
         # The killed process's pool (as it was when it stopped) pairs nobody: it runs no wave.
         assert all(seek.match_id is None for seek in owner.pool.by_guest.values())
+
+    run_nodes(postgres_url, redis_server.url, body)
+
+
+class Page:
+    """A tournament page's socket: keeps what it is sent, and whether it was closed to reconnect."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self.dropped: str | None = None
+
+    def send_text(self, text: str) -> None:
+        self.messages.append(json.loads(text))
+
+    def drop(self, reason: str) -> None:
+        self.dropped = reason
+
+
+async def until(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    async def loop() -> None:
+        while not check():
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(loop(), timeout)
+
+
+def playing(url: str, tournament_id: str) -> list[list[str]]:
+    """The people of each unfinished match of the tournament, as the database has them."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                sa.text(
+                    "SELECT m.id, s.guest_id FROM matches m JOIN match_seats s ON s.match_id = m.id"
+                    " WHERE m.tournament_id = :t AND m.status <> 'over' AND s.guest_id IS NOT NULL"
+                ),
+                {"t": tournament_id},
+            )
+            seats: dict[str, list[str]] = {}
+            for row in rows:
+                seats.setdefault(row.id, []).append(row.guest_id)
+            return list(seats.values())
+    finally:
+        engine.dispose()
+
+
+def test_an_arenas_joins_on_both_processes_are_paired_once_and_it_moves_when_its_process_dies(
+    postgres_url: str, redis_server: RedisServer
+) -> None:
+    async def body(nodes: list[Node]) -> None:
+        (a, node_a), (b, node_b) = nodes
+        creator = await a.new_guest()
+        arena = await a.tournaments.create(creator.id, {"name": "Both", "minutes": 30, "robots": False})
+        assert f"tournament:{arena.id}" in node_a.keeper.held and arena.id not in b.tournaments.live
+        # A page on b is fed by a through the tournament's channel.
+        people = [await a.new_guest() for _ in range(3)] + [await b.new_guest() for _ in range(3)]
+        page = Page()
+        relay = await b.tournaments.page(arena.id)
+        relay.connect(page, people[3].id)
+        await until(lambda: any(m["type"] == "tournament" for m in page.messages))
+        for person in people[:3]:
+            await a.tournaments.act(arena.id, "join", person)
+        for person in people[3:]:
+            state = await b.tournaments.act(arena.id, "join", person)
+            assert state["me"]["joined"] is True
+        assert arena.id not in b.tournaments.live  # b runs no wave of it
+        await until(lambda: len(playing(postgres_url, arena.id)) == 3)
+        pairs = playing(postgres_url, arena.id)
+        assert sorted(g for pair in pairs for g in pair) == sorted(p.id for p in people)  # each once
+        await until(lambda: any(m["type"] == "pairing" for m in page.messages))  # b's page hears
+        state = await b.tournaments.state(arena.id, people[4].id)
+        assert state["me"]["match_id"] is not None and state["players_ranked"] == 6
+
+        # a dies: b takes the tournament over (and its matches) once the leases run out.
+        stale = node_a.keeper.held[f"tournament:{arena.id}"]
+        await kill(node_a)
+        await until(lambda: arena.id in b.tournaments.live)
+        await until(lambda: page.dropped is not None)  # its page reconnects, to b now
+        moved = b.tournaments.live[arena.id]
+        assert moved.current == arena.current and len(moved.players) == 6
+        # A match ends at b: its two players are paired again there, nobody twice.
+        match_id = next(iter(moved.current.values()))
+        await until(lambda: match_id in b.live)
+        assert await b.live[match_id].resign(0) is None
+        await until(lambda: len(moved.matches) == 4)
+        now = playing(postgres_url, arena.id)
+        assert len(now) == 3 and sorted(g for pair in now for g in pair) == sorted(p.id for p in people)
+        assert len(moved.matches) == len(set(moved.matches)) == 4
+        # The dead process's lease fences the store: a wave it would still write is refused.
+        late = a.new_match_row(
+            kind="tourney",
+            status="playing",
+            rules=arena.row.rules,
+            seats=(SeatRow(0, people[0].id), SeatRow(1, people[1].id)),
+            tournament_id=arena.id,
+        )
+        with pytest.raises(LeaseLost):
+            await a.store.create_matches([late], fence=stale)
+        assert await a.store.get_match(late.id) is None
 
     run_nodes(postgres_url, redis_server.url, body)
