@@ -7,6 +7,11 @@ writer, and every event it appends is fenced by that lease's epoch: a process th
 are relayed (`RemoteTable`); calls go to the owner's inbox channel `gr:p:<owner>` and are answered
 on the caller's. Every heartbeat the process renews its leases, adopts the matches whose owner let
 the lease run out, and forgets the sockets of processes that are gone.
+
+The same leases give quick pairing one process (`pool`: the others forward seeks and waits to it)
+and each running tournament one process (`tournament:ID`: joins and the like are forwarded, its
+page pushes relayed on `gr:t:ID`, see `pages`); both are adopted like matches when their holder
+goes, the pool starting empty and a tournament rebuilt from the database.
 """
 
 from __future__ import annotations
