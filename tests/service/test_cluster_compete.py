@@ -23,7 +23,12 @@ Node = tuple[GameService, ClusterNode]
 POOL = {"preset": "classic", "target": 100, "rated": False}
 
 
-def run_nodes(postgres_url: str, redis_url: str, body: Callable[[list[Node]], Awaitable[None]]) -> None:
+def run_nodes(
+    postgres_url: str,
+    redis_url: str,
+    body: Callable[[list[Node]], Awaitable[None]],
+    lease_seconds: float = 1.0,
+) -> None:
     async def main() -> None:
         nodes: list[Node] = []
         try:
@@ -33,7 +38,9 @@ def run_nodes(postgres_url: str, redis_url: str, body: Callable[[list[Node]], Aw
                     ServiceConfig(robot_delay=0.0, restore_seconds=0, pairing_interval=0.1),
                     secret="s" * 32,
                 )
-                config = ClusterConfig(name=name, lease_seconds=1.0, heartbeat=0.25, call_timeout=2.0)
+                config = ClusterConfig(
+                    name=name, lease_seconds=lease_seconds, heartbeat=0.25, call_timeout=2.0
+                )
                 node = ClusterNode(service, RedisBus(redis_url), config)
                 await service.start()
                 await node.start()
@@ -223,3 +230,28 @@ def test_an_arenas_joins_on_both_processes_are_paired_once_and_it_moves_when_its
         assert await a.store.get_match(late.id) is None
 
     run_nodes(postgres_url, redis_server.url, body)
+
+
+def test_a_graceful_shutdown_hands_the_pool_and_a_tournament_over_without_waiting_for_the_leases(
+    postgres_url: str, redis_server: RedisServer
+) -> None:
+    async def body(nodes: list[Node]) -> None:
+        (a, node_a), (b, node_b) = nodes
+        ann = await a.new_guest()
+        await a.seek(ann, POOL)
+        arena = await a.tournaments.create(ann.id, {"name": "Handed", "minutes": 30, "robots": False})
+        if "pool" not in node_a.keeper.held:  # b took the pool first: hand b's over instead
+            a, node_a, b, node_b = b, node_b, a, node_a
+            arena = await a.tournaments.create(ann.id, {"name": "Handed", "minutes": 30, "robots": False})
+        page = Page()
+        arena.connect(page, ann.id)
+        await node_a.hand_over()
+        assert page.dropped is not None  # its page reconnects, to b
+        # b runs both long before a 60 s lease could run out.
+        await until(lambda: "pool" in node_b.keeper.held and arena.id in b.tournaments.live)
+        assert arena.id not in a.tournaments.live
+        bob = await b.new_guest()
+        assert (await b.tournaments.act(arena.id, "join", bob))["me"]["joined"] is True
+        assert (await b.seek(bob, POOL))["state"] == "waiting"
+
+    run_nodes(postgres_url, redis_server.url, body, lease_seconds=60.0)
