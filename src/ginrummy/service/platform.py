@@ -429,11 +429,11 @@ class GameService:
     async def seek(self, guest: GuestRow, body: dict[str, Any]) -> dict[str, Any]:
         """Wait in a pool for a stranger; the answer says how the wait goes."""
         key = self.pool_key(body)
-        await self.bots.refuse_bot(guest.id, "quick pairing")
         owner = await self._pool_owner()
-        if owner is not None:  # cluster hook: one process runs the pools
+        if owner is not None:  # cluster hook: one process runs the pools (and checks the rest)
             answer: dict[str, Any] = await self._forward_pool(owner, "seek", guest, body=body)
             return answer
+        await self.bots.refuse_bot(guest.id, "quick pairing")
         rating = (await self.boards.rating_of(guest.id))["rating"]
         seek = self.pool.join(guest.id, key, rating)
         return self.pool.status(seek)
