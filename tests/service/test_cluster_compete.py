@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -255,3 +256,31 @@ def test_a_graceful_shutdown_hands_the_pool_and_a_tournament_over_without_waitin
         assert (await b.seek(bob, POOL))["state"] == "waiting"
 
     run_nodes(postgres_url, redis_server.url, body, lease_seconds=60.0)
+
+
+def test_a_tournament_counts_the_end_of_a_match_it_was_not_told_of(tmp_path: Path) -> None:
+    """The word of a match's end may be lost on the bus: the tournament reads it from the database."""
+
+    async def main() -> None:
+        service = GameService(SqlStore(f"sqlite:///{tmp_path / 'r.sqlite3'}"), secret="s" * 32)
+        await service.start()
+        try:
+            ann, bob = await service.new_guest(), await service.new_guest()
+            arena = await service.tournaments.create(ann.id, {"name": "Lost word", "robots": False})
+            for person in (ann, bob):
+                await arena.join(person.id, person.name)
+            await arena.wave()
+            match_id = arena.current[ann.id]
+            told: list[str] = []
+            service.tournaments.match_over = lambda _t, m, _r, _f: told.append(m)  # type: ignore[method-assign]
+            assert await service.live[match_id].resign(0) is None
+            assert told == [match_id] and arena.current[ann.id] == match_id  # the word went nowhere
+            del service.tournaments.match_over
+            assert await service.tournaments.reconcile() == 1
+            assert ann.id not in arena.current and bob.id not in arena.current
+            assert arena.matches[match_id].status == "over"
+            assert await service.tournaments.reconcile() == 0  # counted once
+        finally:
+            await service.close()
+
+    asyncio.run(main())

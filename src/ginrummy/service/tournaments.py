@@ -91,6 +91,9 @@ START_AHEAD_DAYS = 30
 START_GRACE = 60.0
 #: The shortest pause between waves while a tournament is about to start.
 START_SLACK = 0.1
+#: In a cluster the end of a tournament match played on another process is told over the bus,
+#: which may lose a message: this often the tournament's process reads its matches' ends itself.
+RECONCILE_EVERY = 30.0
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
@@ -1161,6 +1164,21 @@ class Tournaments:
             return
         await self._open(row)
 
+    async def reconcile(self) -> int:
+        """Count the ends of matches stored but not heard of (a cluster: the message telling this
+        process was lost); returns how many. Once per `RECONCILE_EVERY`, and when the bus is back."""
+        counted = 0
+        for arena in list(self.live.values()):
+            if arena.row.status == "finished" or not arena.current:
+                continue
+            playing = set(arena.current.values())
+            for match in await self.service.store.tournament_matches(arena.id):
+                if match.id in playing and match.status == "over" and self.live.get(arena.id) is arena:
+                    log.warning("tournament %s: match %s ended unheard of; counted now", arena.id, match.id)
+                    arena.ended(match.id, match.result, match.finished_at or self.service.clock())
+                    counted += 1
+        return counted
+
     def evict(self, tournament_id: str, reason: str) -> None:
         """This process no longer runs the tournament: stop it, and its pages here reconnect."""
         arena = self.live.pop(tournament_id, None)
@@ -1243,12 +1261,19 @@ class Tournaments:
         return min(interval, max(START_SLACK, soonest - now))
 
     async def _run(self) -> None:
+        reconciled = self.service.clock()
         while True:
             await asyncio.sleep(self._pause())
             try:
                 await self.schedule_daily()
             except Exception:
                 log.exception("the daily tournaments could not be scheduled")
+            if self.service.ownership is not None and self.service.clock() - reconciled >= RECONCILE_EVERY:
+                reconciled = self.service.clock()
+                try:
+                    await self.reconcile()
+                except Exception:
+                    log.exception("the ends of tournament matches could not be read")
             for arena in list(self.live.values()):
                 try:
                     await arena.wave()

@@ -664,9 +664,8 @@ class ClusterNode:
 
     async def maintain(self) -> None:
         """Adopt matches whose owner let the lease run out, take the pool's lease if it is free,
-        and forget sockets of processes that are gone."""
-        if POOL not in self.keeper.held and not self.handing_over:
-            await self._claim_pool()  # one statement: learns who runs the pool, or takes it over
+        adopt tournaments whose owner let the lease run out, and forget sockets of processes that
+        are gone."""
         adopted = await self.keeper.adopt(MATCH, self.config.adopt_limit)
         for lease in adopted:
             match_id = lease.name.removeprefix(MATCH)
@@ -676,6 +675,8 @@ class ClusterNode:
                 continue
             log.info("match %s: taken over from a server that is gone (epoch %d)", match_id, lease.epoch)
             await self._take([match_id])
+        if POOL not in self.keeper.held and not self.handing_over:
+            await self._claim_pool()  # one statement: learns who runs the pool, or takes it over
         for lease in await self.keeper.adopt(TOURNAMENT, self.config.adopt_limit):
             tournament_id = lease.name.removeprefix(TOURNAMENT)
             log.info(
@@ -732,3 +733,4 @@ class ClusterNode:
                 if tournament is not None:
                     tournament.disconnect(page)
             pages.clear()
+        await self.service.tournaments.reconcile()  # ends of matches told while it was down
