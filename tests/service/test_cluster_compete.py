@@ -284,3 +284,26 @@ def test_a_tournament_counts_the_end_of_a_match_it_was_not_told_of(tmp_path: Pat
             await service.close()
 
     asyncio.run(main())
+
+
+def test_a_swiss_round_with_joins_on_both_processes_is_paired_once_by_its_process(
+    postgres_url: str, redis_server: RedisServer
+) -> None:
+    async def body(nodes: list[Node]) -> None:
+        (a, node_a), (b, _) = nodes
+        people = [await a.new_guest() for _ in range(2)] + [await b.new_guest() for _ in range(2)]
+        swiss = await a.tournaments.create(
+            people[0].id, {"format": "swiss", "name": "Both", "rounds": 2, "robots": False, "starts_in": 0.03}
+        )
+        for person in people[:2]:
+            await a.tournaments.act(swiss.id, "join", person)
+        for person in people[2:]:
+            await b.tournaments.act(swiss.id, "join", person)
+        assert swiss.id not in b.tournaments.live
+        await until(lambda: swiss.row.round == 1, timeout=20)
+        pairs = playing(postgres_url, swiss.id)
+        assert len(pairs) == 2 and sorted(g for pair in pairs for g in pair) == sorted(p.id for p in people)
+        state = await b.tournaments.state(swiss.id, people[3].id)
+        assert state["tournament"]["round"] == 1 and state["me"]["match_id"] is not None
+
+    run_nodes(postgres_url, redis_server.url, body)
