@@ -378,3 +378,135 @@ def test_many_matches_and_rooms_finish_through_two_kills(postgres_url: str, tmp_
             assert sum(c.reconnects for c, _ in clients) > 0
 
         asyncio.run(body())
+
+
+def _lease(url: str, name: str) -> tuple[str | None, int]:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(sa.text("SELECT owner, epoch FROM leases WHERE name = :n"), {"n": name}).one()
+            return row.owner, row.epoch
+    finally:
+        engine.dispose()
+
+
+def _tournament_matches(url: str, tournament_id: str) -> dict[str, tuple[str, list[str]]]:
+    """Each match of the tournament: its status and its people, as the database has them."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                sa.text(
+                    "SELECT m.id, m.status, s.guest_id FROM matches m JOIN match_seats s ON s.match_id = m.id"
+                    " WHERE m.tournament_id = :t ORDER BY m.id, s.seat"
+                ),
+                {"t": tournament_id},
+            )
+            found: dict[str, tuple[str, list[str]]] = {}
+            for row in rows:
+                found.setdefault(row.id, (row.status, []))[1].append(row.guest_id)
+            return found
+    finally:
+        engine.dispose()
+
+
+def _playing_once(found: dict[str, tuple[str, list[str]]], players: set[str]) -> bool:
+    """Every player in exactly one unfinished match (nobody twice, nobody left out)."""
+    seated = [g for status, people in found.values() if status != "over" for g in people]
+    assert len(seated) == len(set(seated)), f"a player in two matches at once: {found}"
+    return set(seated) == players
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("cluster_programs")
+def test_an_arena_through_haproxy_goes_on_after_its_process_is_killed(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Six players join one arena through HAProxy (their joins reach any process), are paired once by
+    the arena's process; it is killed (-9); another process takes the arena over from the database,
+    its page works again through HAProxy, and a match that ends is paired again, nobody twice."""
+    settings = {
+        "GINRUMMY_LEASE_SECONDS": "1.5",
+        "GINRUMMY_HEARTBEAT_SECONDS": "0.5",
+        "GINRUMMY_CALL_TIMEOUT": "3",
+    }
+    with clusterproc.running_cluster(postgres_url, env=settings, keep=tmp_path / "cluster") as cluster:
+
+        async def body() -> None:
+            import httpx
+
+            async def until(check: Any, what: str) -> Any:
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline:
+                    found = await check()
+                    if found:
+                        return found
+                    await asyncio.sleep(0.2)
+                raise AssertionError(f"{what} did not happen within a minute")
+
+            async with httpx.AsyncClient(base_url=f"http://{cluster.lb}", timeout=30) as http:
+
+                async def guest() -> str:
+                    http.cookies.clear()
+                    return str((await http.get("/api/me")).cookies["gr_guest"])
+
+                async def post(path: str, cookie: str, body: Any = None) -> Any:
+                    http.cookies.clear()
+                    response = await http.post(path, json=body, headers={"Cookie": f"gr_guest={cookie}"})
+                    assert response.status_code == 200, response.text
+                    return response.json()
+
+                made = await post(
+                    "/api/tournaments", await guest(), {"name": "E2E", "minutes": 20, "robots": False}
+                )
+                tid = made["id"]
+                cookies = [await guest() for _ in range(6)]
+                ids = set()
+                for cookie in cookies:
+                    state = await post(f"/api/tournaments/{tid}/join", cookie)
+                    assert state["me"]["joined"] is True
+                    ids.add(state["me"]["line"]["id"])
+                found = await until(
+                    lambda: asyncio.to_thread(
+                        lambda: (f := _tournament_matches(postgres_url, tid)) and _playing_once(f, ids) and f
+                    ),
+                    "the first pairing",
+                )
+                assert len(found) == 3
+                owner, epoch = _lease(postgres_url, f"tournament:{tid}")
+                assert owner is not None
+                cluster.kill(cluster.server_named(owner))
+
+                async def moved() -> bool:
+                    now, at = await asyncio.to_thread(_lease, postgres_url, f"tournament:{tid}")
+                    return now not in (None, owner) and at > epoch
+
+                await until(moved, "the arena's takeover")
+                # Its page, through HAProxy, on whichever process: the whole state, the same players.
+                async with websockets.connect(
+                    f"ws://{cluster.lb}/ws/t/{tid}",
+                    additional_headers={"Cookie": f"gr_guest={cookies[0]}"},
+                    open_timeout=10,
+                ) as page:
+                    first = json.loads(await asyncio.wait_for(page.recv(), 20))
+                    assert first["type"] == "tournament" and first["players_ranked"] == 6
+                    assert first["me"]["match_id"] in found
+                    # That player resigns its match (the match moved too); the arena pairs the two again.
+                    client = Client(cluster.lb, cookies[0], first["me"]["match_id"])
+                    await client.connect()
+                    await client.ws.send(json.dumps({"type": "resign"}))
+                    paired = await until(
+                        lambda: asyncio.to_thread(
+                            lambda: (
+                                (f := _tournament_matches(postgres_url, tid))
+                                and len(f) == 4
+                                and _playing_once(f, ids)
+                                and f
+                            )
+                        ),
+                        "the pairing after a match ended",
+                    )
+                    assert paired[first["me"]["match_id"]][0] == "over"
+                    await client.ws.close()
+
+        asyncio.run(body())

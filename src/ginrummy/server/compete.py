@@ -84,7 +84,7 @@ def install(
     @app.delete("/api/pool")
     async def leave_pool(request: Request, response: Response) -> dict[str, Any]:
         me = await guest(request, response)
-        return {"left": service(request).stop_seeking(me)}
+        return {"left": await service(request).stop_seeking(me)}
 
     @app.post("/api/pool/robot")
     async def pool_robot(request: Request, response: Response) -> dict[str, Any]:
@@ -110,8 +110,9 @@ def install(
     @app.get("/api/tournaments/{tournament_id}")
     async def get_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
         svc = service(request)
-        arena = await svc.tournaments.get(tournament_id)
-        return arena.state(await svc.guest_of_cookie(request.cookies.get("gr_guest")))
+        return await svc.tournaments.state(
+            tournament_id, await svc.guest_of_cookie(request.cookies.get("gr_guest"))
+        )
 
     @app.post("/api/tournaments/{tournament_id}/{verb}")
     async def tournament_verb(
@@ -120,15 +121,7 @@ def install(
         """join, withdraw, pause or resume."""
         spend(request, 1.0)
         me = await guest(request, response)
-        svc = service(request)
-        arena = await svc.tournaments.get(tournament_id)
-        if verb == "join":
-            await arena.join(me.id, me.name)
-        elif verb in ("withdraw", "pause", "resume"):
-            await arena.set_state(me.id, withdrawn=verb == "withdraw", paused=verb == "pause")
-        else:
-            raise NotFound(f"no action {verb!r}; use join, withdraw, pause or resume")
-        return arena.state(me.id)
+        return await service(request).tournaments.act(tournament_id, verb, me)
 
     @app.get("/api/players/{guest_id}")
     async def player(guest_id: str, request: Request) -> dict[str, Any]:

@@ -85,9 +85,12 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
     if not await _opened(websocket, "a tournament"):
         return
     try:
-        arena = await service.tournaments.get(tournament_id)
+        arena = await service.tournaments.page(tournament_id)
     except NotFound as exc:
         await _refuse(websocket, "not_found", exc.message, CLOSE_NOT_FOUND)
+        return
+    except Unavailable as exc:  # a cluster: its process is gone, it moves in a moment
+        await _refuse(websocket, "unavailable", exc.message, CLOSE_TRY_AGAIN)
         return
     guest_id = await service.guest_of_cookie(websocket.cookies.get(COOKIE))
     conn = SocketConnection(websocket)

@@ -5,8 +5,9 @@ rating and repeatedly pairs the two with the smallest difference that both accep
 A seeker accepts a difference up to `base_range` points, widening by `widen_per_second` for each
 second waited (Lichess's pools widen the same way), so nobody waits long for a perfect match.
 After `robot_after` seconds the page may offer a robot instead. The pool lives in memory: a
-seeker that stops asking for news (`stale_after`) is dropped, and after a restart people simply
-press the button again (nothing was played yet).
+seeker that stops asking for news (`stale_after`) is dropped, and after a restart the waiting
+pages join again by themselves (nothing was played yet). In a cluster one process runs the pool
+(it holds the lease `pool`); the others forward every call to it (`service.cluster`).
 """
 
 from __future__ import annotations
@@ -126,6 +127,12 @@ class PairingPool:
             return False
         self._drop(seek)
         return True
+
+    def clear(self) -> None:
+        """Forget every seeker (this process stopped running the pool): their waits end as "gone"."""
+        for seek in list(self.by_guest.values()) + list(self.seeks.values()):
+            self._drop(seek)
+        self.by_guest.clear()
 
     def _drop(self, seek: Seek) -> None:
         self.seeks.pop(seek.id, None)

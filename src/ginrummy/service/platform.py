@@ -18,7 +18,7 @@ from .bots import BotAccounts
 from .challenges import Challenges
 from .cluster.ports import OwnedElsewhere, Ownership, Table
 from .config import ServiceConfig
-from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull
+from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull, Unavailable
 from .identity import new_guest_id, new_secret, sign_guest, verify_guest
 from .leaderboards import Leaderboards, bucket_keys, utc_day
 from .live import LiveMatch, SeatInfo
@@ -127,7 +127,11 @@ class GameService:
         while True:
             await asyncio.sleep(self.config.pairing_interval)
             try:
+                if self.ownership is not None and await self.ownership.pool_owner() is not None:
+                    continue  # another process of the cluster runs the pools
                 await self.pool.wave()
+            except Unavailable:
+                continue  # this process is leaving the cluster
             except Exception:
                 log.exception("a pairing wave failed")
 
@@ -414,25 +418,56 @@ class GameService:
             raise BadRequest(f"rated must be true or false, got {rated!r}")
         return PoolKey(GAME, preset, target, rated)
 
+    async def _pool_owner(self) -> str | None:
+        """The process that runs the pools when it is not this one (a cluster only)."""
+        return await self.ownership.pool_owner() if self.ownership is not None else None
+
+    async def _forward_pool(self, owner: str, op: str, guest: GuestRow, **args: Any) -> Any:
+        assert self.ownership is not None
+        return await self.ownership.forward(owner, "pool", op, {"guest": guest.id, **args})
+
     async def seek(self, guest: GuestRow, body: dict[str, Any]) -> dict[str, Any]:
         """Wait in a pool for a stranger; the answer says how the wait goes."""
         key = self.pool_key(body)
+        owner = await self._pool_owner()
+        if owner is not None:  # cluster hook: one process runs the pools (and checks the rest)
+            answer: dict[str, Any] = await self._forward_pool(owner, "seek", guest, body=body)
+            return answer
         await self.bots.refuse_bot(guest.id, "quick pairing")
         rating = (await self.boards.rating_of(guest.id))["rating"]
         seek = self.pool.join(guest.id, key, rating)
         return self.pool.status(seek)
 
     async def wait_for_pairing(self, guest: GuestRow, timeout: float) -> dict[str, Any]:
+        """The wait's news once paired, or after `timeout` seconds (at most 30).
+
+        In a cluster a wait reaching another process is forwarded to the pool's process as one call
+        that it answers when paired or after at most `wait_slice` seconds (within the call's
+        timeout); the page asks again, as it does after any answer.
+        """
+        timeout = max(0.0, min(timeout, 30.0))
+        owner = await self._pool_owner()
+        if owner is not None:  # cluster hook
+            assert self.ownership is not None
+            wait = min(timeout, self.ownership.wait_slice)
+            answer: dict[str, Any] = await self._forward_pool(owner, "wait_pool", guest, wait=wait)
+            return answer
         seek = self.pool.by_guest.get(guest.id)
         if seek is None:
             raise NotFound("you are not waiting in a pool; press Play online again")
-        return await self.pool.wait(seek, max(0.0, min(timeout, 30.0)))
+        return await self.pool.wait(seek, timeout)
 
-    def stop_seeking(self, guest: GuestRow) -> bool:
+    async def stop_seeking(self, guest: GuestRow) -> bool:
+        owner = await self._pool_owner()
+        if owner is not None:  # cluster hook
+            return bool(await self._forward_pool(owner, "leave_pool", guest))
         return self.pool.leave(guest.id)
 
     async def robot_instead(self, guest: GuestRow) -> str:
         """Stop waiting and play a robot of about one's strength, with the pool's rules (casual)."""
+        owner = await self._pool_owner()
+        if owner is not None:  # cluster hook: the pool's process makes the match
+            return str(await self._forward_pool(owner, "robot_instead", guest))
         seek = self.pool.by_guest.get(guest.id)
         if seek is None or seek.match_id is not None:
             raise NotFound("you are not waiting in a pool")
@@ -453,7 +488,10 @@ class GameService:
             seats=(SeatRow(0, first.guest_id), SeatRow(1, second.guest_id)),
             rated=key.rated,
         )
-        await self.store.create_match(row)
+        if self.ownership is None:
+            await self.store.create_match(row)
+        else:  # stored only while this process still runs the pools (never by a stale one)
+            await self.store.create_matches([row], fence=self.ownership.fence_of("pool"))
         await self._load(row)
         return row.id
 

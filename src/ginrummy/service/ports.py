@@ -319,8 +319,12 @@ class Store(Protocol):
 
     async def create_match(self, match: MatchRow) -> None: ...
 
-    async def create_matches(self, matches: list[MatchRow]) -> None:
-        """Store several matches in one transaction (an arena's pairing wave): all or none."""
+    async def create_matches(self, matches: list[MatchRow], fence: Lease | None = None) -> None:
+        """Store several matches in one transaction (an arena's pairing wave): all or none.
+
+        With `fence` (a cluster: the lease of the pool or tournament pairing them), they are stored
+        only while that lease is held, in the same transaction; otherwise `LeaseLost`, nothing stored.
+        """
         ...
 
     async def get_match(self, match_id: str) -> MatchRow | None: ...
@@ -465,11 +469,16 @@ class Store(Protocol):
         ...
 
     async def start_round(
-        self, tournament_id: str, round_number: int, matches: list[MatchRow], byes: list[str]
+        self,
+        tournament_id: str,
+        round_number: int,
+        matches: list[MatchRow],
+        byes: list[str],
+        fence: Lease | None = None,
     ) -> bool:
         """Pair Swiss round `round_number` in one transaction: its matches, its byes, and the
         tournament's round counter, which must stand at `round_number - 1`; False (nothing written)
-        when it does not (another process paired it)."""
+        when it does not (another process paired it). `fence` as for `create_matches`."""
         ...
 
     async def tournament_byes(self, tournament_id: str) -> list[tuple[int, str]]:

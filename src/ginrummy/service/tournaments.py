@@ -15,7 +15,10 @@ Lichess.
 Swiss: see `service.swiss` for its scoring, byes and tie-breaks, and `SwissLive` for its rounds.
 
 A tournament is one writer (`ArenaLive`, `SwissLive`) whose whole state is in the database (the tournament,
-its players, its matches): after a restart it is rebuilt from there and pairing resumes.
+its players, its matches): after a restart it is rebuilt from there and pairing resumes. In a
+cluster one process runs each tournament (it holds the lease `tournament:ID`, and the matches of
+its waves are stored fenced by it); the others forward joins and the rest to it and relay its
+page pushes, and when it goes another process rebuilds the tournament from the database.
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from .errors import BadRequest, Forbidden, NotFound
+from .cluster.ports import Droppable, Page, TournamentElsewhere
+from .errors import BadRequest, Forbidden, NotFound, Unavailable
 from .options import parse_rules, parse_turn_seconds, robot_level_for
-from .ports import MatchRow, SeatRow, StoreError, TournamentPlayer, TournamentRow
+from .ports import GuestRow, Lease, MatchRow, SeatRow, StoreError, TournamentPlayer, TournamentRow
 from .ratings import GAME
 from .swiss import Cell, SwissStanding, swiss_cells, swiss_pairing, swiss_standings
 
@@ -87,6 +91,9 @@ START_AHEAD_DAYS = 30
 START_GRACE = 60.0
 #: The shortest pause between waves while a tournament is about to start.
 START_SLACK = 0.1
+#: In a cluster the end of a tournament match played on another process is told over the bus,
+#: which may lose a message: this often the tournament's process reads its matches' ends itself.
+RECONCILE_EVERY = 30.0
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
@@ -430,6 +437,19 @@ class TournamentLive:
     async def wave(self) -> None:
         raise NotImplementedError
 
+    def _fence(self) -> Lease | None:
+        """The lease the tournament's pairings are stored under (a cluster only)."""
+        ownership = self.service.ownership
+        return ownership.fence_of(f"tournament:{self.id}") if ownership is not None else None
+
+    def close(self) -> None:
+        """Stop everything due (this process no longer runs the tournament); nothing more is written."""
+        if self._push_due is not None:
+            self._push_due.cancel()
+            self._push_due = None
+        for task in list(self._tasks):
+            task.cancel()
+
     def _task(self, coroutine: Coroutine[Any, Any, None]) -> None:
         """Run `coroutine` in a task of its own, kept until done; a failure is logged."""
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -766,6 +786,12 @@ class ArenaLive(TournamentLive):
         self._pair_due = None
         self._task(self.wave())
 
+    def close(self) -> None:
+        if self._pair_due is not None:
+            self._pair_due.cancel()
+            self._pair_due = None
+        super().close()
+
     async def wave(self) -> None:
         """Start, pair the waiting players, or finish, as the clock says."""
         now = self.clock()
@@ -810,7 +836,7 @@ class ArenaLive(TournamentLive):
         try:
             ratings = await self._ratings(sorted(chosen))
             rows = [self._match_row(self._seats(a, b, ratings)) for a, b in starts]
-            await self.service.store.create_matches(rows)
+            await self.service.store.create_matches(rows, fence=self._fence())
         finally:
             self._pairing -= chosen  # paired now, or free to be paired again if the write failed
         for match in rows:
@@ -942,7 +968,7 @@ class SwissLive(TournamentLive):
                 rows.append(self._match_row(self._seats(left, None, ratings), number))
             else:
                 byes.append(left)
-        if not await self.service.store.start_round(self.id, number, rows, byes):
+        if not await self.service.store.start_round(self.id, number, rows, byes, fence=self._fence()):
             # Another process paired this round: take what it stored.
             fresh = await self.service.store.get_tournament(self.id)
             if fresh is not None:
@@ -1036,10 +1062,15 @@ class Tournaments:
         self.service = service
         self.live: dict[str, TournamentLive] = {}
         self._task: asyncio.Task[None] | None = None
+        #: Tournaments being rebuilt: the ends of their matches heard meanwhile, applied once built.
+        self._early: dict[str, list[tuple[str, dict[str, Any] | None, float]]] = {}
 
     async def start(self) -> None:
         for row in await self.service.store.tournaments(("created", "started"), listed_only=False):
-            await self._open(row)
+            try:
+                await self._open(row)
+            except TournamentElsewhere:
+                continue  # another process of the cluster runs it
         await self.schedule_daily()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
@@ -1050,12 +1081,121 @@ class Tournaments:
                 await self._task
 
     async def _open(self, row: TournamentRow) -> TournamentLive:
+        """The tournament of `row`, rebuilt from the database if it is not here yet.
+
+        In a cluster a tournament still running is rebuilt only by the process that takes its
+        lease (`TournamentElsewhere` when another holds it); a finished one anywhere, to be read.
+        """
         arena = self.live.get(row.id)
-        if arena is None:
+        if arena is not None:
+            return arena
+        ownership = self.service.ownership
+        if ownership is not None and row.status != "finished":
+            await ownership.claim_tournament(row.id)
+        early = self._early.setdefault(row.id, [])
+        try:
             arena = SwissLive(self.service, row) if row.format == "swiss" else ArenaLive(self.service, row)
             await arena.load()
+            existing = self.live.get(row.id)
+            if existing is not None:  # rebuilt meanwhile for another request
+                return existing
             self.live[row.id] = arena
+        finally:
+            if self._early.get(row.id) is early:
+                del self._early[row.id]
+        for match_id, result, finished_at in early:
+            arena.ended(match_id, result, finished_at)
         return arena
+
+    # -- in a cluster: the process running each tournament ------------------------------
+
+    async def _forward(self, exc: TournamentElsewhere, op: str, **args: Any) -> Any:
+        ownership = self.service.ownership
+        if ownership is None:
+            raise exc
+        return await ownership.forward(exc.owner, exc.tournament_id, op, {"t": exc.tournament_id, **args})
+
+    async def state(self, tournament_id: str, guest_id: str | None) -> dict[str, Any]:
+        """The tournament page's state for `guest_id`, from whichever process runs it."""
+        try:
+            return (await self.get(tournament_id)).state(guest_id)
+        except TournamentElsewhere as exc:
+            found: dict[str, Any] = await self._forward(exc, "t_state", guest=guest_id)
+            return found
+
+    async def summary(self, tournament_id: str) -> dict[str, Any]:
+        try:
+            return (await self.get(tournament_id)).summary()
+        except TournamentElsewhere as exc:
+            found: dict[str, Any] = await self._forward(exc, "t_summary")
+            return found
+
+    async def act(self, tournament_id: str, verb: str, guest: GuestRow) -> dict[str, Any]:
+        """join, withdraw, pause or resume; the page's state after it."""
+        if verb not in ("join", "withdraw", "pause", "resume"):
+            raise NotFound(f"no action {verb!r}; use join, withdraw, pause or resume")
+        try:
+            arena = await self.get(tournament_id)
+        except TournamentElsewhere as exc:  # cluster hook: its process does it
+            done: dict[str, Any] = await self._forward(exc, "t_act", guest=guest.id, verb=verb)
+            return done
+        if verb == "join":
+            await arena.join(guest.id, guest.name)
+        else:
+            await arena.set_state(guest.id, withdrawn=verb == "withdraw", paused=verb == "pause")
+        return arena.state(guest.id)
+
+    async def page(self, tournament_id: str) -> Page:
+        """What a page socket of the tournament talks to: the tournament, or a relay to its process."""
+        try:
+            return await self.get(tournament_id)
+        except TournamentElsewhere as exc:
+            ownership = self.service.ownership
+            if ownership is None:
+                raise
+            return await ownership.tournament_page(tournament_id, exc.owner)
+
+    async def take(self, tournament_id: str) -> None:
+        """Run a tournament whose lease another process let go or let run out (a cluster only)."""
+        row = await self.service.store.get_tournament(tournament_id)
+        if row is None or row.status == "finished":
+            if self.service.ownership is not None:
+                self.service.ownership.tournament_gone(tournament_id)
+            return
+        await self._open(row)
+
+    async def reconcile(self) -> int:
+        """Count the ends of matches stored but not heard of (a cluster: the message telling this
+        process was lost); returns how many. Once per `RECONCILE_EVERY`, and when the bus is back."""
+        counted = 0
+        for arena in list(self.live.values()):
+            if arena.row.status == "finished" or not arena.current:
+                continue
+            playing = set(arena.current.values())
+            for match in await self.service.store.tournament_matches(arena.id):
+                if match.id in playing and match.status == "over" and self.live.get(arena.id) is arena:
+                    log.warning("tournament %s: match %s ended unheard of; counted now", arena.id, match.id)
+                    arena.ended(match.id, match.result, match.finished_at or self.service.clock())
+                    counted += 1
+        return counted
+
+    def evict(self, tournament_id: str, reason: str) -> None:
+        """This process no longer runs the tournament: stop it, and its pages here reconnect."""
+        arena = self.live.pop(tournament_id, None)
+        if arena is None:
+            return
+        log.warning("tournament %s: no longer run here (%s)", tournament_id, reason)
+        arena.close()
+        for conn in list(arena.conns):
+            if isinstance(conn, Droppable):
+                conn.drop(reason)
+
+    def _unloaded(self, arena: TournamentLive) -> None:
+        if self.live.get(arena.id) is arena:
+            del self.live[arena.id]
+            arena.close()
+            if self.service.ownership is not None:
+                self.service.ownership.tournament_gone(arena.id)
 
     async def schedule_daily(self) -> int:
         """Create the daily tournaments of the next 24 hours that do not exist yet; returns how many.
@@ -1082,7 +1222,8 @@ class Tournaments:
                         await self.service.store.create_tournament(row)
                     except StoreError:
                         continue  # made meanwhile by another process
-                    await self._open(row)
+                    with contextlib.suppress(TournamentElsewhere):
+                        await self._open(row)
                     made += 1
         return made
 
@@ -1120,19 +1261,26 @@ class Tournaments:
         return min(interval, max(START_SLACK, soonest - now))
 
     async def _run(self) -> None:
+        reconciled = self.service.clock()
         while True:
             await asyncio.sleep(self._pause())
             try:
                 await self.schedule_daily()
             except Exception:
                 log.exception("the daily tournaments could not be scheduled")
+            if self.service.ownership is not None and self.service.clock() - reconciled >= RECONCILE_EVERY:
+                reconciled = self.service.clock()
+                try:
+                    await self.reconcile()
+                except Exception:
+                    log.exception("the ends of tournament matches could not be read")
             for arena in list(self.live.values()):
                 try:
                     await arena.wave()
                 except Exception:
                     log.exception("tournament %s: a pairing wave failed", arena.id)
                 if arena.row.status == "finished" and not arena.conns:
-                    self.live.pop(arena.id, None)
+                    self._unloaded(arena)
 
     async def create(self, creator: str, body: dict[str, Any]) -> TournamentLive:
         """A player-made tournament. Options: format ("arena" or "swiss"), name, the start as
@@ -1188,7 +1336,20 @@ class Tournaments:
 
     async def listed(self) -> list[dict[str, Any]]:
         rows = await self.service.store.tournaments(("created", "started"), listed_only=True)
-        return [(await self._open(row)).summary() for row in rows]
+        return [await self._listed(row) for row in rows]
+
+    async def _listed(self, row: TournamentRow) -> dict[str, Any]:
+        try:
+            return (await self._open(row)).summary()
+        except TournamentElsewhere as exc:
+            try:
+                found: dict[str, Any] = await self._forward(exc, "t_summary")
+                return found
+            except Unavailable:
+                pass  # its process is gone and the tournament is moving: as the database has it
+        snapshot = SwissLive(self.service, row) if row.format == "swiss" else ArenaLive(self.service, row)
+        await snapshot.load()
+        return snapshot.summary()
 
     def match_over(
         self, tournament_id: str, match_id: str, result: dict[str, Any] | None, finished_at: float
@@ -1196,3 +1357,9 @@ class Tournaments:
         arena = self.live.get(tournament_id)
         if arena is not None:
             arena.ended(match_id, result, finished_at)
+        elif tournament_id in self._early:
+            self._early[tournament_id].append((match_id, result, finished_at))
+        elif self.service.ownership is not None:  # cluster hook: the tournament runs elsewhere
+            self.service.ownership.tell_tournament(
+                tournament_id, "t_ended", match=match_id, result=result, at=finished_at
+            )

@@ -612,9 +612,14 @@ class SqlStore:
     async def create_match(self, match: MatchRow) -> None:
         await self._run(lambda conn: _insert_match(conn, match))
 
-    async def create_matches(self, matches: list[MatchRow]) -> None:
+    async def create_matches(self, matches: list[MatchRow], fence: Lease | None = None) -> None:
+        def job(conn: sa.Connection) -> None:
+            if fence is not None and self._lost_fences(conn, [fence]):
+                raise _lease_lost(fence)
+            _insert_matches(conn, matches)
+
         if matches:
-            await self._run(lambda conn: _insert_matches(conn, matches))
+            await self._run(job)
 
     async def get_match(self, match_id: str) -> MatchRow | None:
         def job(conn: sa.Connection) -> MatchRow | None:
@@ -1099,9 +1104,16 @@ class SqlStore:
         )
 
     async def start_round(
-        self, tournament_id: str, round_number: int, matches: list[MatchRow], byes: list[str]
+        self,
+        tournament_id: str,
+        round_number: int,
+        matches: list[MatchRow],
+        byes: list[str],
+        fence: Lease | None = None,
     ) -> bool:
         def job(conn: sa.Connection) -> bool:
+            if fence is not None and self._lost_fences(conn, [fence]):
+                raise _lease_lost(fence)
             done = conn.execute(
                 tournaments.update()
                 .where(tournaments.c.id == tournament_id, tournaments.c.round == round_number - 1)

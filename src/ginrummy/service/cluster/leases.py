@@ -64,6 +64,17 @@ class LeaseKeeper:
     def lease(self, name: str) -> Lease | None:
         return self.held.get(name)
 
+    def fresh(self, name: str) -> Lease | None:
+        """The lease `name` if held and renewed less than its length ago by this process's clock.
+
+        A process paused past its leases (SIGSTOP, a long stall) still lists them until its next
+        heartbeat finds them gone: this refuses them at once, before anything is done under them.
+        """
+        lease = self.held.get(name)
+        if lease is None or self.clock() - self._renewed_at >= self.ttl:
+            return None
+        return lease
+
     async def claim(self, name: str) -> Lease:
         """Take the lease `name` (or keep it); the lease as it stands says who holds it."""
         lease = await self.store.claim_lease(name, self.owner, self.ttl)

@@ -7,6 +7,11 @@ writer, and every event it appends is fenced by that lease's epoch: a process th
 are relayed (`RemoteTable`); calls go to the owner's inbox channel `gr:p:<owner>` and are answered
 on the caller's. Every heartbeat the process renews its leases, adopts the matches whose owner let
 the lease run out, and forgets the sockets of processes that are gone.
+
+The same leases give quick pairing one process (`pool`: the others forward seeks and waits to it)
+and each running tournament one process (`tournament:ID`: joins and the like are forwarded, its
+page pushes relayed on `gr:t:ID`, see `pages`); both are adopted like matches when their holder
+goes, the pool starting empty and a tournament rebuilt from the database.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Forbidden, ServiceError, Unavailable
 from ..ports import Lease, LeaseLost, LeaseStore, Store, StoreError
 from .leases import LeaseKeeper
-from .ports import Bus, BusDown, Droppable, OwnedElsewhere
+from .pages import PageStandIn, TournamentRelay, tournament_channel
+from .ports import Bus, BusDown, Droppable, OwnedElsewhere, TournamentElsewhere
 from .tables import WATCHERS, OwnerSeats, RemoteTable, match_channel
 
 if TYPE_CHECKING:
@@ -39,9 +45,19 @@ __all__ = ["ClusterConfig", "ClusterNode", "node_name"]
 log = logging.getLogger("ginrummy.cluster")
 
 MATCH = "match:"  # lease names of live matches
+TOURNAMENT = "tournament:"  # lease names of running tournaments
+POOL = "pool"  # the lease of quick pairing: its holder runs every pool of the site
 HANDOVER = "gr:handover"  # a process shutting down names the matches it let go
-#: Service calls another process may ask the owner of a match to make (rooms and rematches).
-SERVICE_CALLS = frozenset({"join_room", "room_info", "rematch", "rematch_id"})
+HANDED_LEASES = "gr:handover:leases"  # ... and the other leases it let go (the pool, tournaments)
+#: Service calls another process may ask the owner of a match (rooms and rematches), of the
+#: pool (quick pairing) or of a tournament to make.
+SERVICE_CALLS = frozenset(
+    {
+        *("join_room", "room_info", "rematch", "rematch_id"),
+        *("seek", "wait_pool", "leave_pool", "robot_instead"),
+        *("t_state", "t_act", "t_summary", "t_open", "t_close", "t_ended"),
+    }
+)
 # Set while answering a forwarded call: it is never forwarded again (no call goes round in circles).
 _answering = contextvars.ContextVar("answering", default=False)
 
@@ -108,11 +124,16 @@ class ClusterNode:
         )
         self.remote: dict[str, RemoteTable] = {}
         self.seats: dict[str, OwnerSeats] = {}  # owned matches with sockets on other processes
+        self.relays: dict[str, TournamentRelay] = {}  # tournaments run elsewhere with pages here
+        self.stand_ins: dict[str, dict[str, PageStandIn]] = {}  # owned tournaments: pages elsewhere
         self._calls: dict[int, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._maintainer: asyncio.Task[None] | None = None
         self.handing_over = False
+        self._pool_holder: str | None = None  # who held the pool's lease when last asked
+        # A forwarded wait for a pairing is answered by the owner within this, well inside the timeout.
+        self.wait_slice = self.config.call_timeout / 2
         service.ownership = self
 
     # -- lifecycle -----------------------------------------------------------
@@ -126,6 +147,7 @@ class ClusterNode:
         await self.bus.start()
         await self.bus.subscribe(inbox(self.name), self._on_inbox)
         await self.bus.subscribe(HANDOVER, self._on_handover)
+        await self.bus.subscribe(HANDED_LEASES, self._on_handed_leases)
         self.bus.on_reconnect(self._bus_back)
         self.keeper.start()
         self._maintainer = asyncio.get_running_loop().create_task(self._maintain_forever())
@@ -153,17 +175,29 @@ class ClusterNode:
         owned = list(self.service.live.values())
         for live in owned:
             await live.close()  # nothing more is written by this process
+        others = [name for name in self.keeper.held if not name.startswith(MATCH)]
+        self.service.pool.clear()  # the waiting pages join again, on the process taking the pool
+        tournaments = [name.removeprefix(TOURNAMENT) for name in others if name.startswith(TOURNAMENT)]
+        for tournament_id in tournaments:
+            self.service.tournaments.evict(tournament_id, "this server is restarting")
+        self.stand_ins.clear()
         await self.keeper.close(release=True)
         ids = [live.id for live in owned]
         for match_id in ids:
             self.bus.publish_soon(match_channel(match_id), "O|")
-        if ids:
-            with contextlib.suppress(BusDown):
+        for tournament_id in tournaments:
+            self.bus.publish_soon(tournament_channel(tournament_id), "O|")
+        with contextlib.suppress(BusDown):
+            if ids:
                 await self.bus.publish(HANDOVER, json.dumps(ids))
+            if others:
+                await self.bus.publish(HANDED_LEASES, json.dumps(others))
         for live in owned:
             self._drop_sockets(live, "this server is restarting")
         for table in list(self.remote.values()):
             self.drop_table(table, "this server is restarting")
+        for relay in list(self.relays.values()):
+            self.drop_relay(relay, "this server is restarting")
         log.warning("cluster node %s is shutting down: handed %d matches over", self.name, len(ids))
 
     async def close(self) -> None:
@@ -212,6 +246,145 @@ class ClusterNode:
     def _lease_lost(self, name: str) -> None:
         if name.startswith(MATCH):
             self._evict(name.removeprefix(MATCH), "the table moved to another server")
+        elif name == POOL:
+            self._pool_holder = None
+            self.service.pool.clear()  # its seekers wait on at the new holder, where their pages join
+        elif name.startswith(TOURNAMENT):
+            tournament_id = name.removeprefix(TOURNAMENT)
+            self.stand_ins.pop(tournament_id, None)
+            self.service.tournaments.evict(tournament_id, "the tournament moved to another server")
+
+    def fence_of(self, name: str) -> Lease:
+        lease = self.keeper.fresh(name)
+        if lease is None:
+            raise LeaseLost(f"{name}: this server no longer holds its lease")
+        return lease
+
+    # -- quick pairing ---------------------------------------------------------
+
+    async def pool_owner(self) -> str | None:
+        if POOL in self.keeper.held:
+            return None
+        holder = self._pool_holder
+        if holder is None or holder == self.name:  # unknown, or ours and lost since
+            holder = await self._claim_pool()
+        return None if holder == self.name else holder
+
+    async def _claim_pool(self) -> str:
+        """Take the pool's lease if it is free (or ran out); who holds it now."""
+        if self.handing_over:
+            raise Unavailable("this server is shutting down; try again in a moment", 1.0)
+        lease = await self.keeper.claim(POOL)
+        if lease.owner == self.name and self._pool_holder != self.name:
+            log.info("quick pairing runs on this server now (epoch %d)", lease.epoch)
+        self._pool_holder = lease.owner
+        return lease.owner
+
+    def _on_handed_leases(self, text: str) -> None:
+        if self.handing_over:
+            return
+        names = json.loads(text)
+        for name in names:
+            if name == POOL:
+                self._spawn(self._claim_pool_soon())
+            elif name.startswith(TOURNAMENT):
+                self._spawn(self._take_tournament(name.removeprefix(TOURNAMENT), spread=0.2 * len(names)))
+
+    # -- tournaments -----------------------------------------------------------
+
+    async def claim_tournament(self, tournament_id: str) -> None:
+        """Take the tournament's lease before rebuilding it; `TournamentElsewhere` when another holds it."""
+        if self.handing_over:
+            raise Unavailable("this server is shutting down; try again in a moment", 1.0)
+        lease = await self.keeper.claim(TOURNAMENT + tournament_id)
+        if lease.owner != self.name:
+            raise TournamentElsewhere(tournament_id, lease.owner)
+        if lease.epoch > 1:
+            # Taken over: relays of the old owner's pages make them reconnect to us.
+            self.bus.publish_soon(tournament_channel(tournament_id), f"O|{self.name}")
+
+    def tournament_gone(self, tournament_id: str) -> None:
+        self.stand_ins.pop(tournament_id, None)
+        if TOURNAMENT + tournament_id in self.keeper.held:
+            self._spawn(self.keeper.release(TOURNAMENT + tournament_id))
+
+    async def _take_tournament(self, tournament_id: str, *, spread: float = 0.0) -> None:
+        """Run a tournament whose lease was let go or ran out, unless another process was quicker."""
+        if spread:
+            await asyncio.sleep(random.random() * spread)
+        try:
+            await self.service.tournaments.take(tournament_id)
+        except (TournamentElsewhere, Unavailable):
+            pass
+        except Exception:
+            log.exception("tournament %s could not be taken over", tournament_id)
+
+    async def tournament_page(self, tournament_id: str, owner: str) -> TournamentRelay:
+        relay = self.relays.get(tournament_id)
+        if relay is not None and not relay.closed and relay.owner == owner:
+            return relay
+        try:
+            listening = (await self.bus.listeners([inbox(owner)]))[inbox(owner)]
+        except BusDown:
+            raise Unavailable("the servers cannot reach each other now; try again in a moment", 1.0) from None
+        if not listening:
+            raise Unavailable("the server of this tournament is gone; it moves in a moment", 1.0)
+        relay = self.relays.get(tournament_id)  # made meanwhile for another page?
+        if relay is None or relay.closed or relay.owner != owner:
+            if relay is not None:
+                self.drop_relay(relay, "the tournament moved to another server")
+            relay = self.relays[tournament_id] = TournamentRelay(self, tournament_id, owner)
+            await self.bus.subscribe(tournament_channel(tournament_id), relay.on_message)
+        return relay
+
+    def drop_relay(self, relay: TournamentRelay, reason: str) -> None:
+        """Close a relay's page sockets (the pages reconnect) and stop listening to its channel."""
+        relay.drop_sockets(reason)
+        self.forget_relay(relay)
+
+    def forget_relay(self, relay: TournamentRelay) -> None:
+        relay.closed = True
+        if self.relays.get(relay.id) is relay:
+            del self.relays[relay.id]
+            self._spawn(self.bus.unsubscribe(tournament_channel(relay.id)))
+
+    async def call_tournament_owner(self, relay: TournamentRelay, op: str, args: dict[str, Any]) -> bool:
+        """Tell the owner of `relay`'s tournament about a page; False (the relay dropped) if it did not take it."""
+        try:
+            reply = await self._request(relay.owner, relay.id, op, {"t": relay.id, **args})
+        except CallFailed as exc:
+            log.warning("tournament %s: %s call to %s failed: %s", relay.id, op, relay.owner, exc)
+            self.drop_relay(relay, "the server of this tournament did not answer")
+            return False
+        if "err" in reply:
+            self.drop_relay(relay, str(reply["err"][2]))
+            return False
+        return True
+
+    def tell_tournament(self, tournament_id: str, op: str, **args: Any) -> None:
+        self._spawn(self._tell(TOURNAMENT + tournament_id, tournament_id, op, {"t": tournament_id, **args}))
+
+    def _page_opened(self, call: dict[str, Any], guest_id: str | None) -> None:
+        tournament_id = call["t"]
+        tournament = self.service.tournaments.live.get(tournament_id)
+        if tournament is None or TOURNAMENT + tournament_id not in self.keeper.held:
+            raise Unavailable("the tournament moved to another server; it reconnects", 1.0)
+        stand_in = PageStandIn(self.bus, tournament_id, call["page"], call["from"])
+        self.stand_ins.setdefault(tournament_id, {})[call["page"]] = stand_in
+        tournament.connect(stand_in, guest_id)
+
+    def _page_closed(self, call: dict[str, Any]) -> None:
+        tournament_id = call["t"]
+        pages = self.stand_ins.get(tournament_id)
+        stand_in = pages.pop(call["page"], None) if pages is not None else None
+        tournament = self.service.tournaments.live.get(tournament_id)
+        if stand_in is not None and tournament is not None:
+            tournament.disconnect(stand_in)
+
+    async def _claim_pool_soon(self) -> None:
+        await asyncio.sleep(random.random() * 0.2)  # not every process at the same instant
+        with contextlib.suppress(Unavailable, StoreError):
+            await self._claim_pool()
 
     def _evict(self, match_id: str, reason: str) -> None:
         live = self.service.live.pop(match_id, None)
@@ -340,13 +513,14 @@ class ClusterNode:
         return reply["ok"]
 
     def tell(self, match_id: str, op: str, **args: Any) -> None:
-        self._spawn(self._tell(match_id, op, args))
+        self._spawn(self._tell(MATCH + match_id, match_id, op, args))
 
-    async def _tell(self, match_id: str, op: str, args: dict[str, Any]) -> None:
-        lease = await self.keeper.store.get_lease(MATCH + match_id)
+    async def _tell(self, name: str, subject: str, op: str, args: dict[str, Any]) -> None:
+        """Send `op` to the holder of the lease `name` (when it is another process)."""
+        lease = await self.keeper.store.get_lease(name)
         if lease is None or lease.owner == self.name:
             return
-        message = {"id": 0, "from": self.name, "m": match_id, "op": op, **args}  # id 0: no answer
+        message = {"id": 0, "from": self.name, "m": subject, "op": op, **args}  # id 0: no answer
         with contextlib.suppress(BusDown):
             await self.bus.publish(inbox(lease.owner), json.dumps(message))
 
@@ -385,6 +559,20 @@ class ClusterNode:
             op = call["op"]
             if op == "room_info":
                 return {"ok": await service.room_info(guest, call["code"])}
+            viewer = guest.id if guest is not None else None
+            if op == "t_state":
+                return {"ok": await service.tournaments.state(call["t"], viewer)}
+            if op == "t_summary":
+                return {"ok": await service.tournaments.summary(call["t"])}
+            if op == "t_open":
+                self._page_opened(call, viewer)
+                return {"ok": None}
+            if op == "t_close":
+                self._page_closed(call)
+                return {"ok": None}
+            if op == "t_ended":
+                service.tournaments.match_over(call["t"], call["match"], call["result"], call["at"])
+                return {"ok": None}
             if op == "rematch_id":
                 live = service.live.get(call["m"])
                 if live is not None:
@@ -394,6 +582,16 @@ class ClusterNode:
             assert guest is not None
             if op == "join_room":
                 return {"ok": await service.join_room(guest, call["code"])}
+            if op == "seek":
+                return {"ok": await service.seek(guest, call["body"])}
+            if op == "wait_pool":
+                return {"ok": await service.wait_for_pairing(guest, float(call["wait"]))}
+            if op == "leave_pool":
+                return {"ok": await service.stop_seeking(guest)}
+            if op == "robot_instead":
+                return {"ok": await service.robot_instead(guest)}
+            if op == "t_act":
+                return {"ok": await service.tournaments.act(call["t"], call["verb"], guest)}
             return {"ok": await service.rematch(guest, call["match"])}
         except ServiceError as exc:
             return {"err": [exc.code, exc.status, exc.message]}
@@ -465,7 +663,9 @@ class ClusterNode:
                 log.exception("cluster maintenance failed")
 
     async def maintain(self) -> None:
-        """Adopt matches whose owner let the lease run out; forget sockets of processes that are gone."""
+        """Adopt matches whose owner let the lease run out, take the pool's lease if it is free,
+        adopt tournaments whose owner let the lease run out, and forget sockets of processes that
+        are gone."""
         adopted = await self.keeper.adopt(MATCH, self.config.adopt_limit)
         for lease in adopted:
             match_id = lease.name.removeprefix(MATCH)
@@ -475,8 +675,17 @@ class ClusterNode:
                 continue
             log.info("match %s: taken over from a server that is gone (epoch %d)", match_id, lease.epoch)
             await self._take([match_id])
+        if POOL not in self.keeper.held and not self.handing_over:
+            await self._claim_pool()  # one statement: learns who runs the pool, or takes it over
+        for lease in await self.keeper.adopt(TOURNAMENT, self.config.adopt_limit):
+            tournament_id = lease.name.removeprefix(TOURNAMENT)
+            log.info(
+                "tournament %s: taken over from a server that is gone (epoch %d)", tournament_id, lease.epoch
+            )
+            await self._take_tournament(tournament_id)
         nodes = {node for seats in self.seats.values() for node in seats.all_nodes()}
-        owners = {table.owner for table in self.remote.values()}
+        nodes |= {page.node for pages in self.stand_ins.values() for page in pages.values()}
+        owners = {table.owner for table in self.remote.values()} | {r.owner for r in self.relays.values()}
         if not nodes and not owners:
             return
         try:
@@ -490,6 +699,16 @@ class ClusterNode:
         for table in list(self.remote.values()):
             if table.owner in gone:
                 self.drop_table(table, "the server of this table is gone")
+        for relay in list(self.relays.values()):
+            if relay.owner in gone:
+                self.drop_relay(relay, "the server of this tournament is gone")
+        for tournament_id, pages in list(self.stand_ins.items()):
+            tournament = self.service.tournaments.live.get(tournament_id)
+            for page_id, page in list(pages.items()):
+                if page.node in gone:
+                    del pages[page_id]
+                    if tournament is not None:
+                        tournament.disconnect(page)
 
     async def _bus_back(self) -> None:
         """The bus lost messages while it was down: relayed pages reconnect for a fresh state.
@@ -502,7 +721,16 @@ class ClusterNode:
             for seat in list(table.conns):
                 self._spawn(table.release(seat))
             self.drop_table(table, "the servers lost touch for a moment")
+        for relay in list(self.relays.values()):
+            self.drop_relay(relay, "the servers lost touch for a moment")  # each page's close is told
         for match_id, seats in list(self.seats.items()):
             live = self.service.live.get(match_id)
             for node in seats.all_nodes():
                 seats.forget(live, node)
+        for tournament_id, pages in list(self.stand_ins.items()):
+            tournament = self.service.tournaments.live.get(tournament_id)
+            for page in pages.values():
+                if tournament is not None:
+                    tournament.disconnect(page)
+            pages.clear()
+        await self.service.tournaments.reconcile()  # ends of matches told while it was down

@@ -11,7 +11,16 @@ from ..ports import Lease, MatchStatus
 if TYPE_CHECKING:
     from ..live import Connection, LiveMatch
 
-__all__ = ["Bus", "BusDown", "Droppable", "OwnedElsewhere", "Ownership", "Table"]
+__all__ = [
+    "Bus",
+    "BusDown",
+    "Droppable",
+    "OwnedElsewhere",
+    "Ownership",
+    "Page",
+    "Table",
+    "TournamentElsewhere",
+]
 
 
 class BusDown(RuntimeError):
@@ -24,6 +33,15 @@ class OwnedElsewhere(Unavailable):
     def __init__(self, match_id: str, owner: str) -> None:
         super().__init__(f"match {match_id!r} is played on another server; try again in a moment", 1.0)
         self.match_id = match_id
+        self.owner = owner
+
+
+class TournamentElsewhere(Unavailable):
+    """Another server process runs the tournament (holds its lease); only it may change it."""
+
+    def __init__(self, tournament_id: str, owner: str) -> None:
+        super().__init__(f"tournament {tournament_id!r} runs on another server; try again in a moment", 1.0)
+        self.tournament_id = tournament_id
         self.owner = owner
 
 
@@ -101,6 +119,14 @@ class Table(Protocol):
     def back(self, seat: int) -> None: ...
 
 
+class Page(Protocol):
+    """What a tournament page's socket talks to: the tournament itself, or a relay to its owner."""
+
+    def connect(self, conn: Connection, guest_id: str | None) -> None: ...
+
+    def disconnect(self, conn: Connection) -> None: ...
+
+
 class Ownership(Protocol):
     """The hooks through which `GameService` lets a cluster decide which process runs a match."""
 
@@ -122,6 +148,35 @@ class Ownership(Protocol):
 
     async def forward(self, owner: str, match_id: str, op: str, args: dict[str, Any]) -> Any:
         """Have `owner` run the service call `op` about the match; its answer, or its `ServiceError`."""
+        ...
+
+    #: The longest wait for a pairing forwarded in one call (shorter than the call's timeout).
+    wait_slice: float
+
+    async def pool_owner(self) -> str | None:
+        """The process running quick pairing: None when it is this one (which takes the pool's
+        lease when nobody holds it), else its name."""
+        ...
+
+    def fence_of(self, name: str) -> Lease:
+        """The lease `name` ("pool", "tournament:ID") while this process holds it and renewed it
+        in time; `LeaseLost` otherwise. Writes made for the thing it guards are fenced by it."""
+        ...
+
+    async def claim_tournament(self, tournament_id: str) -> None:
+        """Before a running tournament is rebuilt: take its lease, or raise `TournamentElsewhere`."""
+        ...
+
+    def tournament_gone(self, tournament_id: str) -> None:
+        """The tournament was unloaded (finished, nobody watching): its lease may go."""
+        ...
+
+    async def tournament_page(self, tournament_id: str, owner: str) -> Page:
+        """A relay for page sockets of a tournament `owner` runs."""
+        ...
+
+    def tell_tournament(self, tournament_id: str, op: str, **args: Any) -> None:
+        """Let the owner of the tournament (if any) know something; no answer is awaited."""
         ...
 
     def tell(self, match_id: str, op: str, **args: Any) -> None:

@@ -1,12 +1,14 @@
 // The home page's competition corner: Play online (quick pairing), today's leaderboard with its
 // countdown to 00:00:00 UTC, the 30-day board.
-import { api, describeError } from "./api.js";
+import { ApiError, api, describeError } from "./api.js";
 import { formatNumber, t } from "./i18n.js";
 import { boardTable, countdown, nextUtcMidnight, tournamentList } from "./compete.js";
 import { fill, h, toast } from "./ui.js";
 
 const PRESETS = ["classic", "hoyle", "oklahoma", "big_gin"];
 const TARGETS = [50, 100, 150];
+/** How many times in a row a dropped wait joins the pool again before the page gives up. */
+const REJOIN_MOST = 5;
 
 function select(id, options, chosen) {
   return h("select", { id }, options.map(([value, label]) => h("option", { value, selected: String(value) === String(chosen) }, label)));
@@ -80,16 +82,35 @@ export function showOnlinePanel(root) {
     localStorage.setItem("gr-online", JSON.stringify(choice));
     play.disabled = true;
     seeking = true;
+    const join = () => api("POST", "/api/pool", { preset: choice.preset, target: choice.target, rated: choice.mode === "rated" });
+    // The pool lives in one server's memory: when that server restarts (or the wait moves to another
+    // server of the site) the wait is dropped, and the page joins again by itself, a few times.
+    let rejoined = 0;
+    const rejoin = async (error) => {
+      if (!seeking || rejoined >= REJOIN_MOST) throw error;
+      rejoined += 1;
+      await new Promise((resolve) => setTimeout(resolve, 500 * rejoined));
+      return join();
+    };
     try {
-      let s = await api("POST", "/api/pool", { preset: choice.preset, target: choice.target, rated: choice.mode === "rated" });
+      let s = await join();
       while (seeking) {
         if (s.state === "paired") {
           location.assign(s.url);
           return;
         }
-        if (s.state === "gone") throw new Error(t("online.gone"));
+        if (s.state === "gone") {
+          s = await rejoin(new Error(t("online.gone")));
+          continue;
+        }
         showNews(s);
-        s = await api("GET", "/api/pool?wait=3");
+        try {
+          s = await api("GET", "/api/pool?wait=3");
+          rejoined = 0;
+        } catch (error) {
+          if (!(error instanceof ApiError) || ![0, 404, 502, 503].includes(error.status)) throw error;
+          s = await rejoin(error);
+        }
       }
     } catch (error) {
       if (seeking) toast(describeError(error), "error");
