@@ -2,7 +2,7 @@
 // icons, the offline page) so the app starts from it when the network is slow or gone, and
 // shows a clear offline page instead of the browser's error. Play itself needs the server:
 // the API and the table's socket always go to the network.
-const CACHE = "gr-shell-v2";
+const CACHE = "gr-shell-v3";
 const OFFLINE = "/offline";
 const SHELL = [
   OFFLINE,
@@ -16,6 +16,7 @@ const SHELL = [
   "/static/i18n/vi.json",
   "/static/js/analysis.js",
   "/static/js/api.js",
+  "/static/js/card-drag.js",
   "/static/js/cards.js",
   "/static/js/home.js",
   "/static/js/game-choice.js",

@@ -1,7 +1,8 @@
 // What the player does at the table: clicks, keys, drag and drop, turned into moves for the socket
 // (after checking them against the legal moves, so a refusal is explained at once) and into
 // choices about the hand (select a card, sort, reorder).
-import { cardBack, cardText } from "../cards.js";
+import { CardDrag } from "../card-drag.js";
+import { cardText } from "../cards.js";
 import { t } from "../i18n.js";
 import { ask, toast } from "../ui.js";
 import { confirmKnock } from "./knock.js";
@@ -17,8 +18,7 @@ export class Input {
     this.socket = socket;
     this.board = board;
     this.blocked = blocked;
-    this.drag = null;
-    this.suppressClick = false;
+    this.dragging = new CardDrag();
   }
 
   /** Listen to the page. */
@@ -182,7 +182,7 @@ export class Input {
   // --- clicks and keys --------------------------------------------------------------------
 
   onHandClick(event) {
-    if (this.suppressClick) return;
+    if (this.dragging.suppressClick) return;
     const el = event.target.closest(".card");
     if (el) this.toggleSelect(el.dataset.card);
   }
@@ -206,7 +206,7 @@ export class Input {
   }
 
   onPileClick(event) {
-    if (this.suppressClick) return;
+    if (this.dragging.suppressClick) return;
     const v = this.state.view;
     if (event.currentTarget.id === "stock") return this.draw("stock");
     if (v && v.phase === "discard" && this.state.myTurn()) return this.discard();
@@ -233,81 +233,26 @@ export class Input {
   // --- drag and drop (pointer events) -----------------------------------------------------
 
   onPointerDown(event) {
-    if (event.button !== 0 || this.blocked()) return;
-    const source = event.target.closest("#hand .card") || event.target.closest("#stock, #discard");
-    if (!source) return;
-    this.drag = { source, x: event.clientX, y: event.clientY, ghost: null, id: event.pointerId };
+    if (!this.blocked()) this.dragging.down(event);
   }
 
   onPointerMove(event) {
-    const drag = this.drag;
-    if (!drag || drag.id !== event.pointerId) return;
-    if (!drag.ghost) {
-      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
-      const from = drag.source;
-      let ghost;
-      if (from.id === "stock") ghost = cardBack();
-      else if (from.id === "discard") {
-        const top = from.querySelector(".top");
-        if (!top) return;
-        ghost = top.cloneNode(true);
-      } else ghost = from.cloneNode(true);
-      ghost.classList.add("ghost");
-      ghost.removeAttribute("id");
-      document.body.append(ghost);
-      drag.ghost = ghost;
-      from.classList.add("dragging");
-      document.body.classList.add("is-dragging");
-    }
-    drag.ghost.style.left = `${event.clientX}px`;
-    drag.ghost.style.top = `${event.clientY}px`;
-    event.preventDefault();
+    this.dragging.move(event);
   }
 
   cancelDrag() {
-    const drag = this.drag;
-    this.drag = null;
-    if (!drag || !drag.ghost) return;
-    drag.ghost.remove();
-    drag.source.classList.remove("dragging");
-    document.body.classList.remove("is-dragging");
+    this.dragging.cancel();
   }
 
   onPointerUp(event) {
-    const drag = this.drag;
-    if (!drag || drag.id !== event.pointerId) return;
-    if (!drag.ghost) {
-      this.drag = null; // a plain click; the click handler does the work
+    const drop = this.dragging.up(event);
+    if (!drop) return;
+    const { target } = drop;
+    if (drop.pile) {
+      if (target && target.closest("#me")) this.draw(drop.pile);
       return;
     }
-    this.cancelDrag();
-    this.suppressClick = true;
-    setTimeout(() => {
-      this.suppressClick = false;
-    }, 0);
-    const target = document.elementFromPoint(event.clientX, event.clientY);
-    const overHand = target && target.closest("#me");
-    const overDiscard = target && target.closest("#discard");
-    if (drag.source.id === "stock" || drag.source.id === "discard") {
-      if (overHand) this.draw(drag.source.id === "stock" ? "stock" : "discard");
-      return;
-    }
-    const card = drag.source.dataset.card;
-    if (overDiscard) {
-      this.discard(card);
-      return;
-    }
-    if (target && target.closest("#hand")) {
-      const others = [...document.querySelectorAll("#hand .card")].filter((el) => el.dataset.card !== card);
-      let best = null;
-      for (const [k, el] of others.entries()) {
-        const r = el.getBoundingClientRect();
-        const cx = r.left + r.width / 2;
-        const cy = r.top + r.height / 2;
-        const d = Math.hypot(event.clientX - cx, (event.clientY - cy) * 2);
-        if (!best || d < best.d) best = { d, index: event.clientX > cx ? k + 1 : k };
-      }
-      this.moveCard(card, best ? best.index : 0);
-    }
+    if (target && target.closest("#discard")) return this.discard(drop.card);
+    if (target && target.closest("#hand")) this.moveCard(drop.card, drop.handIndex);
   }
 }
