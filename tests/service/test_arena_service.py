@@ -83,9 +83,10 @@ def test_a_paused_player_is_not_paired_keeps_its_standing_and_comes_back_on_resu
         assert len(set(arena.current.values())) == 2  # everyone plays
         first = match_of(arena, ann.id)
         seat = next(s.seat for s in arena.matches[first].seats if s.guest_id == ann.id)
-        await decide(service, arena, first, loser=1 - seat)  # Ann wins: 2 points
-        # Ann pauses: the others are paired as their matches end, she is not.
+        # Ann pauses during her match (so no wave can pair her again as it ends), then wins it:
+        # 2 points. The others are paired as their matches end, she is not.
         await arena.set_state(ann.id, withdrawn=False, paused=True)
+        await decide(service, arena, first, loser=1 - seat)
         other = next(m for m in set(arena.current.values()) if m != first)
         await decide(service, arena, other, loser=0)
         clock.now += REMATCH_HOLD + 1  # nobody waits for anyone any more

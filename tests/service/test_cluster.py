@@ -124,7 +124,10 @@ def test_a_socket_on_another_process_plays_through_the_owner_and_sees_only_its_s
         table.connect(0, socket)
         first = await socket.state_at(0)
         assert first["view"]["hand"] == live.match.view(0).to_json()["hand"]  # seat 0's own cards
-        state = await play(table, socket, 6)
+        await play(table, socket, 6)
+        # Seat 0 to move again: the robot has answered, so nothing moves until seat 0 does.
+        await socket.until(lambda s: bool(s.states[-1]["view"]["legal"]))
+        state = socket.states[-1]
         assert state["version"] == live.version >= 6
         assert json.loads(live.state_text(0)) == state  # exactly what a socket at the owner gets
         # Refusals come back from the owner with their reasons.

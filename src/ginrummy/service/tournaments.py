@@ -385,9 +385,8 @@ class TournamentLive:
         )
 
     async def _opened(self, rows: list[MatchRow]) -> None:
-        """Matches of the tournament were stored: note who plays them and open them."""
-        await self.service.open_new(rows, self.names)
-        self._tell_paired(rows)
+        """Matches of the tournament were stored: note who plays them, then open them (noted
+        first, so a wave running while they open never pairs their players again)."""
         for row in rows:
             self.matches[row.id] = row
             for seat in row.seats:
@@ -398,6 +397,8 @@ class TournamentLive:
             if log.isEnabledFor(logging.INFO):
                 players = ", ".join(s.guest_id or f"robot:{s.robot_level}" for s in row.seats)
                 log.info("tournament %s: match %s for %s", self.id, row.id, players)
+        await self.service.open_new(rows, self.names)
+        self._tell_paired(rows)
 
     def ended(self, match_id: str, result: dict[str, Any] | None, finished_at: float) -> None:
         """A tournament match ended, with `result` stored at `finished_at` (None: not stored, it
