@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from . import masks
 from .cards import CardLike, CardSet, as_mask
 from .masks import SUIT_BITS, all_best_melds, best_melds, least_deadwood, points
+from .masks import knock_options as mask_knock_options
 
 __all__ = [
     "Meld",
@@ -147,4 +147,4 @@ def knock_options(cards: CardSet | Iterable[CardLike] | str, knock_limit: int = 
     >>> {str(CardSet.from_mask(1 << i)): d for i, d in opts.items()}
     {'KC': 3}
     """
-    return masks.knock_options(as_mask(cards), knock_limit)
+    return mask_knock_options(as_mask(cards), knock_limit)

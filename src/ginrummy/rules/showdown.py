@@ -6,8 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from . import masks
 from .cards import CARDS, Card, CardLike, CardSet, as_mask
+from .masks import all_best_melds as mask_all_best_melds
+from .masks import best_layoffs as mask_best_layoffs
+from .masks import least_deadwood as mask_least_deadwood
+from .masks import points as mask_points
 from .melds import Arrangement, best_arrangement
 from .variants import Rules
 
@@ -38,7 +41,7 @@ def best_layoffs(
 ) -> tuple[int, list[Layoff]]:
     """The defender's least deadwood when laying off on `knocker_melds`, and the layoffs used."""
     melds = [as_mask(m) for m in knocker_melds]
-    value, _, layoffs = masks.best_layoffs(melds, as_mask(defender_cards))
+    value, _, layoffs = mask_best_layoffs(melds, as_mask(defender_cards))
     return value, [Layoff(CARDS[i], k) for i, k in layoffs]
 
 
@@ -139,8 +142,8 @@ def score_showdown(
         )
 
     # The arrangements are searched on masks; only the one shown becomes typed values.
-    candidates = masks.all_best_melds(knocker)
-    knocker_dw = masks.least_deadwood(knocker)
+    candidates = mask_all_best_melds(knocker)
+    knocker_dw = mask_least_deadwood(knocker)
     if knocker_dw > limit:
         raise ShowdownError(f"cannot knock with {knocker_dw} deadwood; the knock limit is {limit}")
     if knocker_dw == 0:
@@ -163,7 +166,7 @@ def score_showdown(
     # defender lay off the least is the knocker's best.
     chosen: tuple[list[int], int, int, list[tuple[int, int]]] | None = None
     for melds in candidates:
-        value, laid, layoffs = masks.best_layoffs(melds, defender)
+        value, laid, layoffs = mask_best_layoffs(melds, defender)
         if chosen is None or value > chosen[1]:
             chosen = (melds, value, laid, layoffs)
     assert chosen is not None
@@ -200,9 +203,7 @@ def _arranged(mask: int, melds: list[int]) -> Arrangement:
     dead = mask
     for m in melds:
         dead &= ~m
-    return Arrangement(
-        tuple(CardSet.from_mask(m) for m in melds), CardSet.from_mask(dead), masks.points(dead)
-    )
+    return Arrangement(tuple(CardSet.from_mask(m) for m in melds), CardSet.from_mask(dead), mask_points(dead))
 
 
 def _final(

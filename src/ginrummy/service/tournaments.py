@@ -30,6 +30,7 @@ import json
 import logging
 import secrets
 import time
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, replace
@@ -246,7 +247,7 @@ def arena_pairs(
     return pairs, (free[0] if free else None)
 
 
-class TournamentLive:
+class TournamentLive(ABC):
     """One running tournament: the only object that pairs its players.
 
     `lock` keeps a player's joining, pausing and withdrawing, and a Swiss round's pairing, one at
@@ -311,9 +312,9 @@ class TournamentLive:
         found = await self.service.store.get_ratings(ids, GAME) if ids else {}
         return {g: found[g].rating if g in found else 1500.0 for g in ids}
 
+    @abstractmethod
     async def _restand(self) -> None:
         """Compute the standings again from the matches (after loading, and at the end)."""
-        raise NotImplementedError
 
     # -- players -----------------------------------------------------------------------
 
@@ -336,9 +337,9 @@ class TournamentLive:
             await self._joined(player)
         self.broadcast()
 
+    @abstractmethod
     async def _joined(self, player: TournamentPlayer) -> None:
         """A player joined (or came back): give it a line. Call with `lock` held."""
-        raise NotImplementedError
 
     async def set_state(self, guest_id: str, *, withdrawn: bool, paused: bool) -> None:
         """Withdraw (leave for good; rejoining is possible) or pause (not paired until resumed)."""
@@ -420,10 +421,10 @@ class TournamentLive:
             self._counted(row)
         self.broadcast()
 
+    @abstractmethod
     def _counted(self, match: MatchRow) -> None:
         """A finished match reaches the standings (no waiting: it runs between two awaits of any
         wave, which never touches the players of a match being played)."""
-        raise NotImplementedError
 
     async def _set_status(self, status: str, *, ends_at: float | None = None) -> None:
         await self.service.store.set_tournament_status(self.id, status, ends_at=ends_at)
@@ -435,8 +436,9 @@ class TournamentLive:
             await self._restand()
         self.broadcast()
 
+    @abstractmethod
     async def wave(self) -> None:
-        raise NotImplementedError
+        """One pairing wave (an arena) or round (a Swiss tournament)."""
 
     def _fence(self) -> Lease | None:
         """The lease the tournament's pairings are stored under (a cluster only)."""
@@ -464,8 +466,9 @@ class TournamentLive:
 
     # -- what pages see ---------------------------------------------------------------
 
+    @abstractmethod
     def _winner(self) -> str | None:
-        raise NotImplementedError
+        """The winner's guest id once someone has played (None before)."""
 
     def summary(self) -> dict[str, Any]:
         row = self.row
@@ -487,16 +490,16 @@ class TournamentLive:
             "url": f"/t/{row.id}",
         }
 
+    @abstractmethod
     def _ranked(self) -> list[Any]:
         """The standings, best first: values with a `guest_id`, for `_line`."""
-        raise NotImplementedError
 
     def _ranks(self) -> dict[str, int]:
         return {s.guest_id: rank for rank, s in enumerate(self._ranked(), start=1)}
 
+    @abstractmethod
     def _fields_of(self, standing: Any) -> dict[str, Any]:
         """The format's own fields of a line (score, sheet, tie-breaks)."""
-        raise NotImplementedError
 
     def _line_body(self, standing: Any) -> dict[str, Any]:
         """A line of the standings without its rank (a push gives the order instead)."""
