@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +135,32 @@ def test_a_killed_pool_process_is_replaced_and_the_pages_join_again(
     run_nodes(postgres_url, redis_server.url, body)
 
 
+def test_a_pairing_made_just_before_the_pool_process_dies_is_told_when_the_pages_join_again(
+    postgres_url: str, redis_server: RedisServer
+) -> None:
+    async def body(nodes: list[Node]) -> None:
+        (a, node_a), (b, node_b) = nodes
+        ann = await a.new_guest()
+        await a.seek(ann, POOL)
+        owner, owner_node, survivor = (a, node_a, b) if "pool" in node_a.keeper.held else (b, node_b, a)
+        bob = await owner.new_guest()
+        await owner.seek(bob, POOL)
+        # The pool pairs them and stores the match; its process dies before either page asks again.
+        await until(lambda: all(owner.pool.by_guest[g.id].match_id for g in (ann, bob)))
+        match_id = owner.pool.by_guest[ann.id].match_id
+        await kill(owner_node)
+        await until(lambda: "pool" in (node_b if owner_node is node_a else node_a).keeper.held)
+        # Each page, finding its wait gone, joins again (home-compete.js): it is told its match.
+        cid = await survivor.new_guest()
+        for guest in (ann, bob):
+            news = await survivor.seek(guest, POOL)
+            assert news["state"] == "paired" and news["match_id"] == match_id, news
+            assert (await survivor.wait_for_pairing(guest, 0.1))["match_id"] == match_id
+        assert (await survivor.seek(cid, POOL))["state"] == "waiting"  # nobody else is sent anywhere
+
+    run_nodes(postgres_url, redis_server.url, body)
+
+
 class Page:
     """A tournament page's socket: keeps what it is sent, and whether it was closed to reconnect."""
 
@@ -229,6 +256,17 @@ def test_an_arenas_joins_on_both_processes_are_paired_once_and_it_moves_when_its
         with pytest.raises(LeaseLost):
             await a.store.create_matches([late], fence=stale)
         assert await a.store.get_match(late.id) is None
+        # Nor a join, pause or withdrawal, nor its end: the stale process writes none of them.
+        before = sorted(await a.store.tournament_players(arena.id), key=lambda p: p.guest_id)
+        with pytest.raises(LeaseLost):
+            await a.store.set_tournament_player(arena.id, replace(before[0], paused=True), fence=stale)
+        with pytest.raises(LeaseLost):
+            await a.store.set_tournament_status(arena.id, "finished", fence=stale)
+        with pytest.raises(LeaseLost):
+            await arena.set_state(people[0].id, withdrawn=True, paused=False)
+        assert sorted(await a.store.tournament_players(arena.id), key=lambda p: p.guest_id) == before
+        found = await a.store.get_tournament(arena.id)
+        assert found is not None and found.status == "started"
 
     run_nodes(postgres_url, redis_server.url, body)
 

@@ -6,8 +6,12 @@ A seeker accepts a difference up to `base_range` points, widening by `widen_per_
 second waited (Lichess's pools widen the same way), so nobody waits long for a perfect match.
 After `robot_after` seconds the page may offer a robot instead. The pool lives in memory: a
 seeker that stops asking for news (`stale_after`) is dropped, and after a restart the waiting
-pages join again by themselves (nothing was played yet). In a cluster one process runs the pool
-(it holds the lease `pool`); the others forward every call to it (`service.cluster`).
+pages join again by themselves (nothing was played yet). A pairing is stored before anyone is
+told of it, so a page that had not heard of its pairing when the pool's process stopped learns
+it when it joins again: for `notice_window` seconds after a pool starts running on a process,
+a seeker's join first looks for an online match of theirs made that long ago or less and still
+being played. In a cluster one process runs the pool (it holds the lease `pool`); the others
+forward every call to it (`service.cluster`).
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ class PairingConfig:
     max_range: float = 1000.0  # after (max-base)/widen seconds anyone may meet anyone within this
     robot_after: float = 20.0
     stale_after: float = 10.0  # the page asks for news every few seconds; a closed page stops
+    # A pool process's lease (3 s) plus the page's reconnect pause is well inside this.
+    notice_window: float = 30.0
 
 
 @dataclass(slots=True, eq=False)
@@ -105,6 +111,26 @@ class PairingPool:
         self.seeks: dict[str, Seek] = {}  # seek id -> seek
         self.by_guest: dict[str, Seek] = {}
         self._lock = asyncio.Lock()
+        self.began = clock()  # when the pool started running here (the process, or its lease)
+
+    def begin(self) -> None:
+        """The pool starts running on this process (it took the lease over): empty, and for
+        `notice_window` seconds joins look for pairings the last process made."""
+        self.clear()
+        self.began = self.clock()
+
+    def recently_began(self) -> bool:
+        return self.clock() - self.began < self.config.notice_window
+
+    def paired_before(self, guest_id: str, key: PoolKey, rating: float, match_id: str) -> Seek:
+        """Remember that `guest_id` was paired into `match_id` (by the process that ran the pool
+        before), so its page is told as if it had waited here."""
+        now = self.clock()
+        seek = Seek(secrets.token_urlsafe(9), guest_id, key, rating, now, now, match_id)
+        seek.done.set()
+        self.leave(guest_id)
+        self.by_guest[guest_id] = seek
+        return seek
 
     def join(self, guest_id: str, key: PoolKey, rating: float) -> Seek:
         """Wait in `key`'s pool (leaving any other pool first)."""

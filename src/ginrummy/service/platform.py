@@ -435,8 +435,22 @@ class GameService:
             return answer
         await self.bots.refuse_bot(guest.id, "quick pairing")
         rating = (await self.boards.rating_of(guest.id))["rating"]
+        if guest.id not in self.pool.by_guest and self.pool.recently_began():
+            made = await self._pairing_made_before(guest.id)
+            if made is not None:
+                return self.pool.status(self.pool.paired_before(guest.id, key, rating, made))
         seek = self.pool.join(guest.id, key, rating)
         return self.pool.status(seek)
+
+    async def _pairing_made_before(self, guest_id: str) -> str | None:
+        """The online match a pool that ran before this one (on a process since gone) paired
+        `guest_id` into, if it is that recent and still being played; None otherwise."""
+        latest = await self.store.matches_of(guest_id, limit=1)
+        if not latest:
+            return None
+        row = latest[0]
+        recent = self.clock() - row.created_at < self.pool.config.notice_window
+        return row.id if row.kind == "online" and row.status == "playing" and recent else None
 
     async def wait_for_pairing(self, guest: GuestRow, timeout: float) -> dict[str, Any]:
         """The wait's news once paired, or after `timeout` seconds (at most 30).

@@ -463,9 +463,9 @@ class Store(Protocol):
         ...
 
     async def set_tournament_status(
-        self, tournament_id: str, status: str, *, ends_at: float | None = None
+        self, tournament_id: str, status: str, *, ends_at: float | None = None, fence: Lease | None = None
     ) -> None:
-        """Change the state (and, when given, the end time)."""
+        """Change the state (and, when given, the end time). `fence` as for `create_matches`."""
         ...
 
     async def start_round(
@@ -485,8 +485,11 @@ class Store(Protocol):
         """(round, guest id) of every pairing-allocated bye."""
         ...
 
-    async def set_tournament_player(self, tournament_id: str, player: TournamentPlayer) -> None:
-        """Add the player, or change whether it is withdrawn or paused."""
+    async def set_tournament_player(
+        self, tournament_id: str, player: TournamentPlayer, fence: Lease | None = None
+    ) -> None:
+        """Add the player, or change whether it is withdrawn or paused. `fence` as for
+        `create_matches`."""
         ...
 
     async def tournament_players(self, tournament_id: str) -> list[TournamentPlayer]: ...

@@ -329,7 +329,7 @@ class TournamentLive(ABC):
             self._may_join(guest_id)
             old = self.players.get(guest_id)
             player = TournamentPlayer(guest_id, old.joined_at if old else self.clock(), False, False)
-            await self.service.store.set_tournament_player(self.id, player)
+            await self.service.store.set_tournament_player(self.id, player, fence=self._fence())
             self.players[guest_id] = player
             self.names[guest_id] = name
             self.waiting_since[guest_id] = self.clock()
@@ -348,7 +348,7 @@ class TournamentLive(ABC):
             if old is None:
                 raise NotFound("you have not joined this tournament")
             player = TournamentPlayer(guest_id, old.joined_at, withdrawn, paused)
-            await self.service.store.set_tournament_player(self.id, player)
+            await self.service.store.set_tournament_player(self.id, player, fence=self._fence())
             self.players[guest_id] = player
             self._texts.pop(guest_id, None)
             if not (withdrawn or paused):
@@ -427,7 +427,7 @@ class TournamentLive(ABC):
         wave, which never touches the players of a match being played)."""
 
     async def _set_status(self, status: str, *, ends_at: float | None = None) -> None:
-        await self.service.store.set_tournament_status(self.id, status, ends_at=ends_at)
+        await self.service.store.set_tournament_status(self.id, status, ends_at=ends_at, fence=self._fence())
         changes: dict[str, Any] = {"status": status}
         if ends_at is not None:
             changes["ends_at"] = ends_at
@@ -441,7 +441,8 @@ class TournamentLive(ABC):
         """One pairing wave (an arena) or round (a Swiss tournament)."""
 
     def _fence(self) -> Lease | None:
-        """The lease the tournament's pairings are stored under (a cluster only)."""
+        """The lease the tournament's writes are stored under (a cluster only): its pairings, its
+        players joining, pausing and withdrawing, its start and its end."""
         ownership = self.service.ownership
         return ownership.fence_of(f"tournament:{self.id}") if ownership is not None else None
 

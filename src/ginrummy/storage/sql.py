@@ -516,6 +516,11 @@ class SqlStore:
         held = {(row.name, row.owner, row.epoch) for row in conn.execute(query)}
         return {fence for fence in fences if (fence.name, fence.owner, fence.epoch) not in held}
 
+    def _check_fence(self, conn: sa.Connection, fence: Lease | None) -> None:
+        """Raise `LeaseLost` (the transaction writes nothing) unless `fence` is None or still held."""
+        if fence is not None and self._lost_fences(conn, [fence]):
+            raise _lease_lost(fence)
+
     def _insert_events(self, conn: sa.Connection, rows: list[dict[str, Any]]) -> None:
         """Insert events rows with one executemany on the driver's cursor, in `conn`'s transaction.
 
@@ -614,8 +619,7 @@ class SqlStore:
 
     async def create_matches(self, matches: list[MatchRow], fence: Lease | None = None) -> None:
         def job(conn: sa.Connection) -> None:
-            if fence is not None and self._lost_fences(conn, [fence]):
-                raise _lease_lost(fence)
+            self._check_fence(conn, fence)
             _insert_matches(conn, matches)
 
         if matches:
@@ -680,8 +684,7 @@ class SqlStore:
 
         def job(conn: sa.Connection) -> None:
             # Run alone (its batch failed): the same fence, then the same insert.
-            if fence is not None and self._lost_fences(conn, [fence]):
-                raise _lease_lost(fence)
+            self._check_fence(conn, fence)
             conn.execute(events.insert(), [row])
 
         await self._run(job, row, fence)
@@ -1092,16 +1095,17 @@ class SqlStore:
         return await self._run(job, read=True)
 
     async def set_tournament_status(
-        self, tournament_id: str, status: str, *, ends_at: float | None = None
+        self, tournament_id: str, status: str, *, ends_at: float | None = None, fence: Lease | None = None
     ) -> None:
         values: dict[str, Any] = {"status": status}
         if ends_at is not None:
             values["ends_at"] = ends_at
-        await self._run(
-            lambda conn: conn.execute(
-                tournaments.update().where(tournaments.c.id == tournament_id).values(**values)
-            )
-        )
+
+        def job(conn: sa.Connection) -> None:
+            self._check_fence(conn, fence)
+            conn.execute(tournaments.update().where(tournaments.c.id == tournament_id).values(**values))
+
+        await self._run(job)
 
     async def start_round(
         self,
@@ -1112,8 +1116,7 @@ class SqlStore:
         fence: Lease | None = None,
     ) -> bool:
         def job(conn: sa.Connection) -> bool:
-            if fence is not None and self._lost_fences(conn, [fence]):
-                raise _lease_lost(fence)
+            self._check_fence(conn, fence)
             done = conn.execute(
                 tournaments.update()
                 .where(tournaments.c.id == tournament_id, tournaments.c.round == round_number - 1)
@@ -1143,10 +1146,13 @@ class SqlStore:
 
         return await self._run(job, read=True)
 
-    async def set_tournament_player(self, tournament_id: str, player: TournamentPlayer) -> None:
+    async def set_tournament_player(
+        self, tournament_id: str, player: TournamentPlayer, fence: Lease | None = None
+    ) -> None:
         tp = tournament_players.c
 
         def job(conn: sa.Connection) -> None:
+            self._check_fence(conn, fence)
             done = conn.execute(
                 tournament_players.update()
                 .where(tp.tournament_id == tournament_id, tp.guest_id == player.guest_id)

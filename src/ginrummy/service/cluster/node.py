@@ -277,6 +277,7 @@ class ClusterNode:
         lease = await self.keeper.claim(POOL)
         if lease.owner == self.name and self._pool_holder != self.name:
             log.info("quick pairing runs on this server now (epoch %d)", lease.epoch)
+            self.service.pool.begin()
         self._pool_holder = lease.owner
         return lease.owner
 
