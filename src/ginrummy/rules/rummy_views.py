@@ -95,13 +95,15 @@ class RummyView:
         """The VIEW object of protocol version 2 for Rummy."""
         data, history = self.to_json_parts()
         legal, result = data.pop("legal"), data.pop("result")  # after the history, as always
+        data["rules"] = self.rules.to_json()
         data["history"] = [event.to_json() for event in history]
         data["legal"], data["result"] = legal, result
         return data
 
     def to_json_parts(self) -> tuple[dict[str, Any], tuple[RummyEvent, ...]]:
-        """`to_json()` without its `history`, and the history's typed entries: a host that sends
-        views often encodes the history as it grows (an entry never changes), then adds it."""
+        """`to_json()` without its `rules` and `history`, and the history's typed entries: a host
+        that sends views often encodes the rules once and the history as it grows (an entry never
+        changes), then adds both under their keys."""
         result = self.result
         return {
             "game": "rummy",
@@ -110,7 +112,6 @@ class RummyView:
             "dealer": self.dealer,
             "hand_number": self.hand_number,
             "scores": list(self.scores),
-            "rules": self.rules.to_json(),
             "phase": self.phase,
             "to_act": self.to_act,
             "hand": self.hand.to_json(),

@@ -222,19 +222,26 @@ class GinWire:
         }
 
 
+#: The keys of a Rummy view that differ from seat to seat; every other one is the same for all.
+_OWN_KEYS = ("seat", "hand", "legal")
+
+
 class TableWire:
     """The messages of three-player Gin, team Gin and Rummy: the views' JSON and the deals' proofs.
 
     A finished deal's view is encoded once per seat; the Rummy hand being played is encoded with
-    its history as it grows (a hand can run to hundreds of steps, and each entry never changes).
+    its history as it grows (a hand can run to hundreds of steps, and each entry never changes),
+    the rules once, and the part every seat's view shares (the table, the pile, the counts) once a
+    version, whichever seat is sent it first.
     """
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._rules_json = rules_texts(game.rules)[0]
+        self._rules_json, self._rules_text = rules_texts(game.rules)
         self._finished_cache: dict[tuple[int, int, bool], str] = {}
         self._history_cache: dict[int, tuple[int, int, str]] = {}  # seat -> (deal, entries, text)
         self._commitments: tuple[tuple[int, ...], list[str]] = ((), [])
+        self._shared: tuple[int, str] = (-1, "")  # (version, the shared keys of a Rummy view as text)
 
     def _commitments_of(self, number: int) -> list[str]:
         seeds = self.game.deal_summary(number)[0]
@@ -273,8 +280,8 @@ class TableWire:
             cached = self._finished_cache[key] = dumps(data)
         return cached
 
-    def _playing_text(self, seat: int) -> str:
-        """`seat`'s view of the deal being played, as text."""
+    def _playing_text(self, seat: int, version: int) -> str:
+        """`seat`'s view of the deal being played at `version` of the match, as text."""
         view = self.game.view(seat)
         if not isinstance(view, RummyView):
             return dumps(view.to_json())
@@ -287,12 +294,18 @@ class TableWire:
             text = f"{text},{new}" if text else new
             count = len(entries)
         self._history_cache[seat] = (number, count, text)
-        return f'{dumps(data)[:-1]},"history":[{text}]}}'
+        own = {key: data.pop(key) for key in _OWN_KEYS}
+        cached_version, shared = self._shared
+        if cached_version != version:
+            shared = dumps(data)[1:-1]
+            self._shared = (version, shared)
+        rules = rules_texts(view.rules)[1]
+        return f'{dumps(own)[:-1]},{shared},"rules":{rules},"history":[{text}]}}'
 
-    def _view_text(self, seat: int, number: int) -> str:
+    def _view_text(self, seat: int, number: int, version: int) -> str:
         game = self.game
         if number == game.hand_number and not game.is_over:
-            return self._playing_text(seat)
+            return self._playing_text(seat, version)
         return self._finished_text(seat, number)
 
     def _result(self, ending: Any) -> Any:
@@ -319,15 +332,16 @@ class TableWire:
         number = game.hand_number
         last = _last_finished(game)
         meta["commitments"] = self._commitments_of(number) if not game.is_over else []
-        meta["rules"] = self._rules_json
         return "".join(
             (
                 '{"type":"state","version":',
                 str(version),
                 ',"match":',
-                dumps(meta),
-                ',"view":',
-                self._view_text(seat, number),
+                dumps(meta)[:-1],
+                ',"rules":',
+                self._rules_text,
+                '},"view":',
+                self._view_text(seat, number, version),
                 ',"last_hand":',
                 self._finished_text(seat, last) if last >= 1 else "null",
                 ',"result":',
@@ -342,7 +356,7 @@ class TableWire:
         seats = range(game.seat_count)
         number = game.hand_number
         last = _last_finished(game)
-        view = reduce(common, [json.loads(self._view_text(s, number)) for s in seats])
+        view = reduce(common, [json.loads(self._view_text(s, number, version)) for s in seats])
         last_hand = (
             reduce(common, [json.loads(self._finished_text(s, last)) for s in seats]) if last >= 1 else None
         )
