@@ -9,6 +9,7 @@ of the lower level does (½ for a stalled game, which has no winner). The figure
 level's share of games with its 95% Wilson interval. `--cross` adds every other pair.
 
     python benchmarks/bench_rummy_ladder.py [--games 240] [--workers 2] [--seed 0] [--players 4] [--cross]
+    python benchmarks/bench_rummy_ladder.py --games 960 --step skilled      # one step only
 """
 
 from __future__ import annotations
@@ -33,11 +34,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--cross", action="store_true", help="also every pair two or more levels apart")
+    parser.add_argument(
+        "--step", action="append", choices=RUMMY_LEVELS[1:], help="only the step of this level (repeatable)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object per pair as well")
     args = parser.parse_args(argv)
     rules = Rules.for_game("rummy", args.players)
     levels = list(RUMMY_LEVELS)
     pairs = [(levels[i + 1], levels[i]) for i in range(len(levels) - 1)]
+    if args.step:
+        pairs = [(higher, lower) for higher, lower in pairs if higher in args.step]
     if args.cross:
         pairs += [(levels[j], levels[i]) for i in range(len(levels)) for j in range(i + 2, len(levels))]
     print(f"Rummy, {args.players} seats, {args.games} games per pair, seed {args.seed}")
