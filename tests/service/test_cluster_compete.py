@@ -100,21 +100,23 @@ def test_seekers_on_two_processes_are_paired_by_the_one_running_the_pool(
     run_nodes(postgres_url, redis_server.url, body)
 
 
+async def seeking(nodes: list[Node]) -> tuple[GuestRow, Node, Node]:
+    """A guest seeking from the first process (which takes the pool's lease if nobody has it
+    yet); the process running the pool, and the other one."""
+    first, second = nodes
+    guest = await first[0].new_guest()
+    await first[0].seek(guest, POOL)
+    owner, other = (first, second) if "pool" in first[1].keeper.held else (second, first)
+    return guest, owner, other
+
+
 def test_a_killed_pool_process_is_replaced_and_the_pages_join_again(
     postgres_url: str, redis_server: RedisServer
 ) -> None:
     async def body(nodes: list[Node]) -> None:
-        (a, node_a), (b, node_b) = nodes
-        ann = await a.new_guest()
-        await a.seek(ann, POOL)  # from a: a takes the pool's lease if nobody has it yet
-        owner, owner_node, survivor = (a, node_a, b) if "pool" in node_a.keeper.held else (b, node_b, a)
+        ann, (owner, owner_node), (survivor, survivor_node) = await seeking(nodes)
         await kill(owner_node)
-
-        async def taken() -> None:
-            while "pool" not in (node_b if owner_node is node_a else node_a).keeper.held:
-                await asyncio.sleep(0.05)
-
-        await asyncio.wait_for(taken(), 10)  # after the lease ran out, without any request
+        await until(lambda: "pool" in survivor_node.keeper.held)  # the lease ran out; no request
         # The new pool starts empty: a wait finds no seek, and the page joins again (home-compete.js).
         try:
             await survivor.wait_for_pairing(ann, 0.1)
@@ -139,17 +141,14 @@ def test_a_pairing_made_just_before_the_pool_process_dies_is_told_when_the_pages
     postgres_url: str, redis_server: RedisServer
 ) -> None:
     async def body(nodes: list[Node]) -> None:
-        (a, node_a), (b, node_b) = nodes
-        ann = await a.new_guest()
-        await a.seek(ann, POOL)
-        owner, owner_node, survivor = (a, node_a, b) if "pool" in node_a.keeper.held else (b, node_b, a)
+        ann, (owner, owner_node), (survivor, survivor_node) = await seeking(nodes)
         bob = await owner.new_guest()
         await owner.seek(bob, POOL)
         # The pool pairs them and stores the match; its process dies before either page asks again.
         await until(lambda: all(owner.pool.by_guest[g.id].match_id for g in (ann, bob)))
         match_id = owner.pool.by_guest[ann.id].match_id
         await kill(owner_node)
-        await until(lambda: "pool" in (node_b if owner_node is node_a else node_a).keeper.held)
+        await until(lambda: "pool" in survivor_node.keeper.held)
         # Each page, finding its wait gone, joins again (home-compete.js): it is told its match.
         cid = await survivor.new_guest()
         for guest in (ann, bob):
