@@ -444,13 +444,14 @@ class GameService:
 
     async def _pairing_made_before(self, guest_id: str) -> str | None:
         """The online match a pool that ran before this one (on a process since gone) paired
-        `guest_id` into, if it is that recent and still being played; None otherwise."""
+        `guest_id` into, if it is that recent and still being played; None otherwise. A match
+        this pool made is never one: its players were told of it here."""
         latest = await self.store.matches_of(guest_id, limit=1)
         if not latest:
             return None
         row = latest[0]
-        recent = self.clock() - row.created_at < self.pool.config.notice_window
-        return row.id if row.kind == "online" and row.status == "playing" and recent else None
+        before = self.clock() - self.pool.config.notice_window <= row.created_at < self.pool.began
+        return row.id if row.kind == "online" and row.status == "playing" and before else None
 
     async def wait_for_pairing(self, guest: GuestRow, timeout: float) -> dict[str, Any]:
         """The wait's news once paired, or after `timeout` seconds (at most 30).
