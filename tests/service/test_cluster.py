@@ -320,3 +320,25 @@ def test_rooms_and_rematches_work_whichever_process_a_request_reaches(
         assert fresh.status == "playing" and fresh.seat_of(bob.id) is not None and rematch_id not in a.live
 
     run_cluster(postgres_url, redis_server.url, body)
+
+
+def test_a_rename_on_one_process_shows_at_the_table_another_process_runs(
+    postgres_url: str, redis_server: RedisServer
+) -> None:
+    async def body(nodes: list[Node]) -> None:
+        (a, _), (b, _) = nodes
+        live = await robot_match(a)
+        guest_id = live.seats[0].guest_id
+        assert guest_id is not None
+        guest = await b.store.get_guest(guest_id)
+        assert guest is not None and live.id not in b.live
+        socket = Socket()
+        live.connect(0, socket)
+        renamed = await b.rename(guest, "Renamed Elsewhere")
+        assert renamed.name == "Renamed Elsewhere"
+        await socket.until(
+            lambda s: any(p["name"] == "Renamed Elsewhere" for p in s.states[-1]["match"]["players"])
+        )
+        assert live.seats[0].name == "Renamed Elsewhere"
+
+    run_cluster(postgres_url, redis_server.url, body)

@@ -211,12 +211,18 @@ class GameService:
         else:
             name = clean_name(value)
             await self.store.rename_guest(guest.id, name)
+        self.renamed(guest.id, name)
+        if self.ownership is not None:  # cluster hook: the tables other processes run show it too
+            self.ownership.renamed(guest.id, name)
+        return GuestRow(guest.id, name, guest.created_at)
+
+    def renamed(self, guest_id: str, name: str) -> None:
+        """Show a guest's new name at every live table of this process it sits at."""
         for live in self.live.values():
-            seat = live.seat_of(guest.id)
+            seat = live.seat_of(guest_id)
             if seat is not None:
                 live.seats[seat].name = name
                 live.broadcast()
-        return GuestRow(guest.id, name, guest.created_at)
 
     # -- creating matches ------------------------------------------------------
 

@@ -49,6 +49,7 @@ TOURNAMENT = "tournament:"  # lease names of running tournaments
 POOL = "pool"  # the lease of quick pairing: its holder runs every pool of the site
 HANDOVER = "gr:handover"  # a process shutting down names the matches it let go
 HANDED_LEASES = "gr:handover:leases"  # ... and the other leases it let go (the pool, tournaments)
+RENAMED = "gr:renamed"  # a guest took a new name on one process: every table shows it
 #: Service calls another process may ask the owner of a match (rooms and rematches), of the
 #: pool (quick pairing) or of a tournament to make.
 SERVICE_CALLS = frozenset(
@@ -148,6 +149,7 @@ class ClusterNode:
         await self.bus.subscribe(inbox(self.name), self._on_inbox)
         await self.bus.subscribe(HANDOVER, self._on_handover)
         await self.bus.subscribe(HANDED_LEASES, self._on_handed_leases)
+        await self.bus.subscribe(RENAMED, self._on_renamed)
         self.bus.on_reconnect(self._bus_back)
         self.keeper.start()
         self._maintainer = asyncio.get_running_loop().create_task(self._maintain_forever())
@@ -290,6 +292,14 @@ class ClusterNode:
                 self._spawn(self._claim_pool_soon())
             elif name.startswith(TOURNAMENT):
                 self._spawn(self._take_tournament(name.removeprefix(TOURNAMENT), spread=0.2 * len(names)))
+
+    def renamed(self, guest_id: str, name: str) -> None:
+        self.bus.publish_soon(RENAMED, json.dumps({"node": self.name, "guest": guest_id, "name": name}))
+
+    def _on_renamed(self, text: str) -> None:
+        news = json.loads(text)
+        if news["node"] != self.name:  # the process that renamed showed it already
+            self.service.renamed(news["guest"], news["name"])
 
     # -- tournaments -----------------------------------------------------------
 

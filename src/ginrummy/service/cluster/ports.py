@@ -179,6 +179,10 @@ class Ownership(Protocol):
         """Let the owner of the tournament (if any) know something; no answer is awaited."""
         ...
 
+    def renamed(self, guest_id: str, name: str) -> None:
+        """A guest was renamed here: the other processes show the name at their tables too."""
+        ...
+
     def tell(self, match_id: str, op: str, **args: Any) -> None:
         """Let the owner of the match (if any) know something; no answer is awaited."""
         ...
