@@ -141,3 +141,13 @@ def test_arena_ladder_at_rummy_tables_as_json() -> None:
 def test_arena_table_refuses_unknown_players() -> None:
     result = runner.invoke(app, ["arena", "--game", "gin3", "casual", "wizard"])
     assert result.exit_code == 2 and "unknown gin3 player 'wizard'" in result.output
+
+
+def test_arena_table_refuses_the_options_of_two_player_gin_instead_of_ignoring_them() -> None:
+    result = runner.invoke(
+        app, ["arena", "--game", "rummy", "casual", "novice", "--mirrored", "--rules", "hoyle"]
+    )
+    assert result.exit_code == 2
+    assert "--mirrored, --rules apply to two-player Gin only" in result.output
+    result = runner.invoke(app, ["arena", "--game", "gin3", "casual", "novice", "--stream"])
+    assert result.exit_code == 2 and "--stream applies to two-player Gin only" in result.output

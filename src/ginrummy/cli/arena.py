@@ -42,6 +42,9 @@ def optional_option_values(argv: list[str]) -> list[str]:
     return out
 
 
+DEFAULT_TIME_LIMIT = 10.0  # seconds an outside engine may take per move
+
+
 def _fail(message: str) -> typer.Exit:
     Console(stderr=True).print(f"[red]error:[/red] {message}")
     return typer.Exit(2)
@@ -71,7 +74,9 @@ def arena(
         "--engine",
         help='Seat an outside program speaking docs/protocol.md (repeatable): "COMMAND ARGS".',
     ),
-    time_limit: float = typer.Option(10.0, "--time-limit", help="Seconds per move for outside engines."),
+    time_limit: float = typer.Option(
+        DEFAULT_TIME_LIMIT, "--time-limit", help="Seconds per move for outside engines."
+    ),
     time_budget: float | None = typer.Option(
         None, "--time-budget", help="Seconds per decision for our players."
     ),
@@ -114,6 +119,19 @@ def arena(
         address = None if ray in ("", LOCAL_RAY) else ray
         cluster = RayCluster(address=address, num_cpus=workers if address is None and workers > 1 else None)
     if game != "gin":
+        two_player_only = {
+            "--mirrored": mirrored,
+            "--stream": stream,
+            "--rules": rules != "classic",
+            "--time-limit": time_limit != DEFAULT_TIME_LIMIT,
+            "--time-budget": time_budget is not None,
+        }
+        given = [flag for flag, used in two_player_only.items() if used]
+        if given:
+            raise _fail(
+                f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} to two-player Gin only; "
+                f"--game {game} deals each seed to every seating of the two players already"
+            )
         from .table_arena_cmd import table_arena
 
         table_arena(
