@@ -31,8 +31,10 @@ from ..service import (
 )
 from ..service.cluster import ClusterConfig, ClusterNode
 from ..storage import SqlStore
-from . import botapi, compete, jsonin
+from . import botapi, compete
 from .guards import BodyLimit, OriginCheck, SecurityHeaders
+from .jsonin import JsonInputError
+from .jsonin import loads as json_loads
 from .limits import AddressLimiter, SocketGuard
 from .settings import Settings
 from .watch import tournament_socket, watch_socket
@@ -73,8 +75,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if not raw:
         return {}
     try:
-        data = jsonin.loads(raw)
-    except jsonin.JsonInputError as exc:
+        data = json_loads(raw)
+    except JsonInputError as exc:
         raise ServiceError(f"request body must be a JSON object: {exc}") from None
     if not isinstance(data, dict):
         raise ServiceError("request body must be a JSON object")

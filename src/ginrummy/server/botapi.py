@@ -23,7 +23,8 @@ from starlette.websockets import WebSocket
 from ..service import GameService, GuestRow, RateLimited, ServiceError, StoreBusy, error_message
 from ..service.bots import BotIdentity
 from ..service.ratings import BOT_POOL
-from . import jsonin
+from .jsonin import JsonInputError
+from .jsonin import loads as json_loads
 from .limits import SocketGuard, TokenBucket
 from .ws import (
     CLOSE_FORBIDDEN,
@@ -329,8 +330,8 @@ async def bot_stream(websocket: WebSocket) -> None:
 
     async def handle(text: str) -> str | None:
         try:
-            data = jsonin.loads(text)
-        except jsonin.JsonInputError as exc:
+            data = json_loads(text)
+        except JsonInputError as exc:
             return error_message("bad_message", f"bad message: {exc}")
         kind = data.get("type") if isinstance(data, dict) else None
         if not isinstance(data, dict):

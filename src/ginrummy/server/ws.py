@@ -13,8 +13,9 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketState
 
 from ..service import GameService, StoreBusy, Unavailable, error_message
-from . import jsonin
 from .guards import origin_allowed
+from .jsonin import JsonInputError
+from .jsonin import loads as json_loads
 from .limits import SocketGuard, TokenBucket
 
 __all__ = ["SocketConnection", "TokenBucket", "handle_message", "match_socket"]
@@ -219,8 +220,8 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
 async def handle_message(live: Any, seat: int, text: str) -> str | None:
     """One message of a seated player (a person's page or a bot): the reply to send, if any."""
     try:
-        data = jsonin.loads(text)
-    except jsonin.JsonInputError as exc:
+        data = json_loads(text)
+    except JsonInputError as exc:
         return error_message("bad_message", f"bad message: {exc}")
     if not isinstance(data, dict):
         return error_message("bad_message", 'message must be a JSON object with a "type"')

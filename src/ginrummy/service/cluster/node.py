@@ -326,7 +326,7 @@ class ClusterNode:
         try:
             await self.service.tournaments.take(tournament_id)
         except (TournamentElsewhere, Unavailable):
-            pass
+            return  # another process took it first, or this one is shutting down
         except Exception:
             log.exception("tournament %s could not be taken over", tournament_id)
 
