@@ -1,6 +1,6 @@
 """The `expert` player: its steady opening game, the undercut game, opponent reading and search.
 
-`player` holds the decisions, `steady` the game it opens with, `infer` the opponent hands it
+`player` holds the decisions, `steady` the knock judgement it opens with, `infer` the opponent hands it
 samples, `rollout` the fast hand simulator and `match_odds` the chance of winning a match
 from a score; `appraise(view, action)` gives the expert's choice and the estimated cost of
 another action (for replay analysis).

@@ -1,13 +1,15 @@
 """The `expert` player: card tracking, opponent inference, lookahead and Monte-Carlo search.
 
-It first plays its steady game (`steady.SteadyPlayer`: the `advanced` level's card play with
-a patient knock judgement found by self-play), which holds up against any opponent (it
-knocks freely early in a hand and plays for Gin late). From every finished hand it learns how the
-opponent knocks: an opponent seen knocking late in a hand with deadwood to spare knocks at
-its first chance, and against such an opponent the expert switches to the game below, built
-to undercut those knocks. An opponent seen passing up knocks switches it back.
+Its card play (below) is the same in its two games; they differ in when it knocks. It opens
+with the steady game's knock judgement (`steady.SteadyPlayer.knocks`, found by self-play): it
+knocks freely early in a hand, cashes in a hand too high to undercut a knock a little later,
+and plays for Gin late, which holds up against any opponent. From every finished hand it
+learns how the opponent knocks: an opponent seen knocking late in a hand with deadwood to
+spare knocks at its first chance, and against such an opponent the expert switches to the
+undercut game, which plays every hand short of Gin on to undercut those knocks. An opponent
+seen passing up knocks switches it back.
 
-How it plays against an opponent that knocks at once (the tuned figures are the class's named constants):
+How it plays (the tuned figures are the class's named constants):
 - Every card seen is tracked: the discard pile is dead, cards the opponent took are in its
   hand, and its takes, passes and throws shift the odds of the cards next to them
   (`knowledge.card_probs`); the next stock card is weighted by the odds it is not in that hand.
@@ -18,9 +20,9 @@ How it plays against an opponent that knocks at once (the tuned figures are the 
   one sure to sit at a middling count. Of two discards worth the same, the one less likely
   to complete a meld in the opponent's hand goes.
 - The upcard is taken when the hand it leaves is worth more than a stock draw.
-- Gin always ends the hand. Otherwise it plays on: measured against an opponent that
-  knocks at its first chance, a low hand that waits undercuts that knock or goes Gin, and
-  is worth more than a small knock at every stage of the hand.
+- Gin always ends the hand. In the undercut game it otherwise plays on: measured against an
+  opponent that knocks at its first chance, a low hand that waits undercuts that knock or
+  goes Gin, and is worth more than a small knock at every stage of the hand.
 - Near the end of a match points give way to the chance of winning the match: when a knock
   could reach the target, or the opponent is close to it, knocking is weighed against
   playing on over sampled opponent hands and stock orders (Monte-Carlo rollouts), each
@@ -97,25 +99,6 @@ class Turn:
         self.cache: dict[int, int] = {}
 
 
-def _plain_reason(view: View, action: Action, why: Reason) -> Reason:
-    """A short reason for an action of the steady game: the move named, then its own words."""
-    if isinstance(action, Knock):
-        left = knock_options(view.hand.mask, view.knock_limit).get(action.card.index, -1)
-        head = Reason.of("gin_head") if left == 0 else Reason.of("knock_head", deadwood=left)
-    elif isinstance(action, Draw):
-        if action.source == "discard" and view.discard_pile:
-            head = Reason.of("take_head", card=view.discard_pile[-1])
-        else:
-            head = Reason.of("stock")
-    elif isinstance(action, Pass):
-        head = Reason.of("pass_head")
-    elif isinstance(action, Discard):
-        head = Reason.of("discard_head", card=action.card)
-    else:
-        head = Reason.of("big_gin_head")
-    return head.join(why, lead=": ")
-
-
 class ExpertPlayer:
     """The strongest player here; sees only its seat's view.
 
@@ -161,7 +144,6 @@ class ExpertPlayer:
         self._asap_seen = 0
         self._asap_missed = 0
         self._late_knocks = 0
-        self._steady = SteadyPlayer(seed=self.rng.getrandbits(32), time_budget=time_budget)
 
     # -- protocol --------------------------------------------------------------
 
@@ -216,9 +198,6 @@ class ExpertPlayer:
             raise ValueError("act() needs a view with legal actions (it is not this seat's turn)")
         if len(legal) == 1:
             return ExpertDecision(legal[0], Reason.of("only_move"))
-        if not self.exploiting:
-            steady = self._steady.decide(view)
-            return ExpertDecision(steady.action, _plain_reason(view, steady.action, steady.why))
         # Without a time budget the search has fixed sizes, so a seed repeats the play on
         # any machine; with one it also stops at a deadline.
         budget = self.time_budget
@@ -328,6 +307,15 @@ class ExpertPlayer:
         if gin:
             card = max(gin, key=lambda c: CARD_POINTS[c])
             return ExpertDecision(Knock(CARDS[card]), Reason.of("gin_head"))
+        if options and not self.exploiting:
+            steady = SteadyPlayer.knock_card(hand, options, turn.probs)
+            if SteadyPlayer.knocks(options[steady], k.my_draws):
+                early = SteadyPlayer.early_turns is None or k.my_draws <= SteadyPlayer.early_turns
+                why = "early_knock" if early else "cash_in"
+                head = Reason.of("knock_head", deadwood=options[steady])
+                return ExpertDecision(
+                    Knock(CARDS[steady]), head.join(Reason.of(why, deadwood=options[steady]), lead=": ")
+                )
         scored = self._score_discards(hand, k.taken, turn, search.width)
         value, card, expected = scored[0]
         if options:
@@ -338,7 +326,8 @@ class ExpertPlayer:
                 if verdict is not None:
                     head = Reason.of("knock_head", deadwood=least)
                     return ExpertDecision(Knock(CARDS[knock_card]), head.join(verdict, lead=": "))
-            return ExpertDecision(Discard(CARDS[card]), Reason.of("play_on_undercut", deadwood=least))
+            play_on = "play_on_undercut" if self.exploiting else "plays_on_for_gin"
+            return ExpertDecision(Discard(CARDS[card]), Reason.of(play_on, deadwood=least))
         plain = (
             expected
             if not self.RISK_TAU

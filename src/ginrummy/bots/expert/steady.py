@@ -6,7 +6,7 @@ from the same cards): it knocks freely during its first four turns; during the n
 still cashes in a hand of 4 or more deadwood (too high to undercut a knock), while a lower
 hand plays on for Gin or the undercut; after that it only goes Gin. It knocks with the card
 that leaves the least deadwood plus expected layoffs. It holds up against any opponent, so
-the expert plays it until it has read how its opponent knocks.
+the expert knocks by it (with its own card play) until it has read how its opponent knocks.
 """
 
 from __future__ import annotations
@@ -21,15 +21,17 @@ __all__ = ["SteadyPlayer"]
 
 
 class SteadyPlayer(AdvancedPlayer):
-    """The `advanced` game with the knock-or-play-for-Gin judgement found by self-play;
-    the `expert` plays it until it has read its opponent (not a level of its own)."""
+    """The `advanced` game with the knock-or-play-for-Gin judgement found by self-play (not a
+    level of its own): the `expert` knocks by it until it has read its opponent."""
 
     name = "steady"
     cash_in_turns = 6  # until its sixth draw it still knocks ...
     cash_in_deadwood = 4  # ... a hand with this much deadwood or more; lower hands play for Gin
 
-    def knock_card(self, hand: int, knocks: dict[int, int], probs: list[float]) -> int:
-        # Deadwood plus the points the opponent is expected to lay off: blocks layoffs.
+    @staticmethod
+    def knock_card(hand: int, knocks: dict[int, int], probs: list[float]) -> int:
+        """Of the knocks within a point of the least deadwood, the one leaving the least deadwood
+        plus the points the opponent is expected to lay off (it blocks layoffs)."""
         best = min(knocks.values())
         return min(
             (c for c, d in knocks.items() if d <= best + 1),
