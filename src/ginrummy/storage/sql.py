@@ -15,10 +15,9 @@ lock), fails with `StoreBusy` and has changed nothing; the caller says "try agai
 Leases (many server processes on one PostgreSQL, see docs/deploy.md) run on a third thread of
 their own, so a heartbeat never waits behind a queue of writes. An event written under a lease is
 fenced: the batch's transaction reads the leases it writes under (`FOR SHARE` on PostgreSQL, so a
-process taking one over waits for the commit and then rebuilds from a log that holds it; there
-each event's insert checks its own lease, all in one pipeline) and writes only the events whose
-lease still has the writer's owner and epoch and has not run out; the others fail with
-`LeaseLost`, having written nothing. Lease times are the database's clock.
+process taking one over waits for the commit and then rebuilds from a log that holds it) and
+writes only the events whose lease still has the writer's owner and epoch and has not run out;
+the others fail with `LeaseLost`, having written nothing. Lease times are the database's clock.
 
 With SQLite the WAL is copied back into the database file by a checkpoint thread (commits never
 checkpoint themselves), so a commit with synchronous=NORMAL does no fsync at all.
@@ -489,17 +488,7 @@ class SqlStore:
         held gets `LeaseLost` in `outcomes` and is left out."""
         fences = [fence for i in indexes if (fence := batch[i].fence) is not None]
         rows: list[dict[str, Any]] = []
-        if fences and self.engine.dialect.name == "postgresql":
-            # Each fenced event is inserted by one statement that also checks (and locks) its
-            # lease, all sent in one pipeline: a round trip, where a fence select and then the
-            # inserts took two.
-            fenced = [i for i in indexes if batch[i].fence is not None]
-            written = self._insert_fenced_pg(conn, [batch[i] for i in fenced])
-            for i, ok in zip(fenced, written, strict=True):
-                if not ok:
-                    outcomes[i] = (None, _lease_lost(cast(Lease, batch[i].fence)))
-            rows = [cast(dict[str, Any], batch[i].event) for i in indexes if batch[i].fence is None]
-        elif fences:
+        if fences:
             lost = self._lost_fences(conn, fences)
             for i in indexes:
                 fence = batch[i].fence
@@ -511,39 +500,6 @@ class SqlStore:
             rows = [cast(dict[str, Any], batch[i].event) for i in indexes]
         if rows:
             self._insert_events(conn, rows)
-
-    def _insert_fenced_pg(self, conn: sa.Connection, jobs: list[_Job]) -> list[bool]:
-        """On PostgreSQL: insert each job's event if its fence is still held (the lease row locked
-        FOR SHARE until the commit, as in `_lost_fences`); whether each was written."""
-        params = []
-        for job in jobs:
-            row = cast(dict[str, Any], job.event)
-            fence = cast(Lease, job.fence)
-            params.append(
-                (
-                    row["match_id"],
-                    row["seq"],
-                    row["seat"],
-                    row["action"],
-                    row["created_at"],
-                    row["epoch"],
-                    fence.name,
-                    fence.owner,
-                    fence.epoch,
-                )
-            )
-        cursor = conn.connection.cursor()
-        written = []
-        try:
-            with _driver_errors(self.engine, _PG_FENCED_INSERT):
-                cursor.executemany(_PG_FENCED_INSERT, params, returning=True)  # type: ignore[call-arg]
-                while True:
-                    written.append(bool(cursor.fetchall()))
-                    if not cursor.nextset():
-                        break
-        finally:
-            cursor.close()
-        return written
 
     def _lost_fences(self, conn: sa.Connection, fences: list[Lease]) -> set[Lease]:
         """Those of `fences` not held any more, read in `conn`'s transaction.
@@ -586,10 +542,14 @@ class SqlStore:
             self._events_insert = (str(compiled), order)
         sql, order = self._events_insert
         params: list[Any] = [tuple(row[k] for k in order) for row in rows] if order is not None else rows
+        dbapi = self.engine.dialect.loaded_dbapi
         cursor = conn.connection.cursor()
         try:
-            with _driver_errors(self.engine, sql):
-                cursor.executemany(sql, params)
+            cursor.executemany(sql, params)
+        except dbapi.IntegrityError as exc:
+            raise sa.exc.IntegrityError(sql, None, exc) from exc
+        except dbapi.Error as exc:
+            raise sa.exc.DBAPIError(sql, None, exc) from exc
         finally:
             cursor.close()
 
@@ -1261,19 +1221,6 @@ def _analysis(conn: sa.Connection, match_id: str) -> AnalysisRow | None:
     )
 
 
-@contextlib.contextmanager
-def _driver_errors(engine: sa.Engine, sql: str) -> Iterator[None]:
-    """The driver's errors of a statement sent straight to it, raised as SQLAlchemy's (as the
-    callers of the store expect)."""
-    dbapi = engine.dialect.loaded_dbapi
-    try:
-        yield
-    except dbapi.IntegrityError as exc:
-        raise sa.exc.IntegrityError(sql, None, exc) from exc
-    except dbapi.Error as exc:
-        raise sa.exc.DBAPIError(sql, None, exc) from exc
-
-
 def _lease_lost(fence: Lease) -> LeaseLost:
     return LeaseLost(
         f"{fence.name}: this process no longer holds the lease (epoch {fence.epoch}); nothing written"
@@ -1284,15 +1231,6 @@ def _lease_lost(fence: Lease) -> LeaseLost:
 _PG_HELD_LEASES = (
     "SELECT name, owner, epoch FROM leases WHERE name = ANY(%s)"
     " AND expires_at > CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION) FOR SHARE"
-)
-
-
-#: `_insert_fenced_pg`: one event, written only while its lease is held (locked until the commit).
-_PG_FENCED_INSERT = (
-    "INSERT INTO events (match_id, seq, seat, action, created_at, epoch)"
-    " SELECT %s, %s, %s, %s, %s, %s WHERE EXISTS (SELECT 1 FROM leases WHERE name = %s AND owner = %s"
-    " AND epoch = %s AND expires_at > CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
-    " FOR SHARE) RETURNING seq"
 )
 
 
