@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from cluster_helpers import RedisServer
 from ginrummy.service import GameService, LiveMatch, ServiceConfig, ServiceError
 from ginrummy.service.cluster import ClusterConfig, ClusterNode, RemoteTable
+from ginrummy.service.connections import REACTION_BURST, REACTIONS
 from ginrummy.storage import SqlStore, make_engine
 from ginrummy.storage.redis_bus import RedisBus
 
@@ -138,6 +139,15 @@ def test_a_socket_on_another_process_plays_through_the_owner_and_sees_only_its_s
             "stale",
             f"your table is out of date (version 0, now {live.version}); it is refreshed",
         )
+        # A reaction the owner refuses is told to the relayed seat's socket, with the owner's reason.
+        def refusal(code: str) -> Callable[[Socket], bool]:
+            return lambda s: any(m["type"] == "error" and m["code"] == code for m in s.messages)
+
+        assert table.react(0, "boo") is None  # answered once the owner has
+        await socket.until(refusal("bad_message"))
+        for _ in range(REACTION_BURST + 1):
+            table.react(0, REACTIONS[0])
+        await socket.until(refusal("rate_limited"))
         # A second socket of the seat on the relaying process gets the state at once.
         second = Socket()
         table.connect(0, second)
