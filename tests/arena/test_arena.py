@@ -21,10 +21,10 @@ from ginrummy.arena import (
     run_arena,
     wilson_interval,
 )
-from ginrummy.cli import _load_commands, app
+from ginrummy.cli import app, load_commands
 from ginrummy.rules import Action, Discard, Draw, Knock, View
 
-_load_commands()
+load_commands()
 runner = CliRunner()
 
 JSON_KEYS = {

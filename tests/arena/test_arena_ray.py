@@ -153,9 +153,9 @@ def test_the_command_streams_matches_from_a_private_ray(ray_module: Any) -> None
 def test_stream_prints_each_match_as_it_finishes_then_the_summary() -> None:
     from typer.testing import CliRunner
 
-    from ginrummy.cli import _load_commands, app
+    from ginrummy.cli import app, load_commands
 
-    _load_commands()
+    load_commands()
     result = CliRunner().invoke(app, ["arena", "casual", "novice", "-n", "4", "--seed", "9", "--stream"])
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in result.stdout.splitlines()]

@@ -10,9 +10,9 @@ from typer.testing import CliRunner
 
 from ginrummy import Discard, Knock, Match, dumps, loads, new_match, render_match
 from ginrummy.bots import make_player
-from ginrummy.cli import _load_commands, app
+from ginrummy.cli import app, load_commands
 
-_load_commands()
+load_commands()
 runner = CliRunner(env={"COLUMNS": "200"})
 
 

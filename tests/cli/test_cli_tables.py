@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 
 from ginrummy import Game, Rules, load_game, new_game
 from ginrummy.bots.table_players import make_game_player
-from ginrummy.cli import _load_commands, app
+from ginrummy.cli import app, load_commands
 from ginrummy.cli.table_play import TerminalTable
 
-_load_commands()
+load_commands()
 runner = CliRunner(env={"COLUMNS": "200"})
 
 

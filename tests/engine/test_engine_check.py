@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ginrummy.cli import _load_commands, app
+from ginrummy.cli import app, load_commands
 from ginrummy.engine.check import CheckReport, check_engine, scenarios, table_scenarios
 
 FAKE = Path(__file__).with_name("fake_engine.py")
@@ -144,7 +144,7 @@ def test_refusing_unknown_fields_is_a_warning() -> None:
 
 
 def test_the_command_prints_an_actionable_report() -> None:
-    _load_commands()
+    load_commands()
     runner = CliRunner()
     command = f"{sys.executable} {FAKE} illegal"
     result = runner.invoke(app, ["engine-check", command, "--matches", "0"])

@@ -139,6 +139,7 @@ def test_a_socket_on_another_process_plays_through_the_owner_and_sees_only_its_s
             "stale",
             f"your table is out of date (version 0, now {live.version}); it is refreshed",
         )
+
         # A reaction the owner refuses is told to the relayed seat's socket, with the owner's reason.
         def refusal(code: str) -> Callable[[Socket], bool]:
             return lambda s: any(m["type"] == "error" and m["code"] == code for m in s.messages)

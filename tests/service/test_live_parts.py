@@ -1,4 +1,4 @@
-"""The live match is made of narrow parts that never reach back to the platform (no import loop)."""
+"""The live match is made of narrow parts that never reach back to the platform, and nothing in\nthe service imports the platform back (no import loop)."""
 
 from __future__ import annotations
 
@@ -47,8 +47,16 @@ def test_no_part_of_the_live_match_imports_itself_back() -> None:
         assert part not in reachable(part), f"{part} is in an import loop"
 
 
+def test_no_module_of_the_service_imports_the_platform_back() -> None:
+    """The platform's parts (analyses, challenges, tournaments) see it through `host.ServiceHost`."""
+    for path in SERVICE.glob("*.py"):
+        if path.stem != "__init__":  # the package's front door imports it, and nothing imports that
+            assert "platform" not in reachable(path.stem), path.stem
+
+
 def test_the_scan_sees_every_kind_of_relative_import() -> None:
-    """The check above can fail: the platform imports the live match, tournaments import it back."""
+    """The checks above can fail: the platform imports the live match, challenges import it
+    under TYPE_CHECKING, and a module that imports the platform is seen."""
     assert "live" in reachable("platform")
-    assert "platform" in imports_of("tournaments")  # under TYPE_CHECKING
-    assert "platform" in reachable("platform")
+    assert "live" in imports_of("challenges")  # under TYPE_CHECKING
+    assert "platform" in reachable("__init__")

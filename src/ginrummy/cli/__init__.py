@@ -1,32 +1,23 @@
-"""The `ginrummy` command: one Typer app with a subcommand per job."""
+"""The `ginrummy` command: one Typer app (`root.app`) with a subcommand per job."""
 
 from __future__ import annotations
 
 import sys
 
-import typer
+from .root import app
 
-app = typer.Typer(
-    name="ginrummy",
-    help="Gin Rummy: exact rules, computer players, and a web platform.",
-    no_args_is_help=True,
-    add_completion=False,
-)
+__all__ = ["app", "load_commands", "main"]
 
 
-@app.callback()
-def _root() -> None:
-    """Gin Rummy: exact rules, computer players, and a web platform."""
-
-
-def _load_commands() -> None:
-    # Each module registers its subcommands on `app` when imported.
+def load_commands() -> None:
+    """Register every subcommand on `app` (each command module does so when imported; they are
+    imported only when the command runs, so importing the package stays light)."""
     from . import arena, connect_cmd, engine_check_cmd, engine_cmd, rules_cmds, serve_cmd  # noqa: F401
 
 
 def main() -> None:
     """Entry point of the `ginrummy` console script."""
-    _load_commands()
+    load_commands()
     from .arena import optional_option_values
 
     app(args=optional_option_values(sys.argv[1:]), prog_name="ginrummy")

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from ..arena import ArenaSummary, MatchStats, PlayerSpec, RayCluster, RayUnavailable, run_arena
 from ..arena.matches import ENGINE_PREFIX
-from . import app
+from .root import app
 
 #: What `--ray` given without an address stands for (see `optional_option_values`).
 LOCAL_RAY = "local"

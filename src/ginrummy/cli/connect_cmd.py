@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-from . import app
+from .root import app
 
 
 @app.command()

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from . import app
+from .root import app
 
 _MARKS = {
     "pass": "[green]pass[/green]",

@@ -8,7 +8,7 @@ import sys
 
 import typer
 
-from . import app
+from .root import app
 
 
 @app.command()

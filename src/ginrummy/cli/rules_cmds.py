@@ -38,7 +38,7 @@ from ..rules import (
     render_game,
     render_match,
 )
-from . import app
+from .root import app
 
 if TYPE_CHECKING:
     from ..bots import Player

@@ -11,7 +11,7 @@ from typing import Any
 
 import typer
 
-from . import app
+from .root import app
 
 __all__ = ["serve"]
 

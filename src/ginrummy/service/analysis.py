@@ -23,15 +23,13 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from ..bots.review import ENGINE, MARKS, THRESHOLDS, Position, Review, positions, review, summary
 from ..rules import action_from_json
 from .errors import BadRequest, NotFinished, NotFound, Unavailable
+from .host import ServiceHost
 from .ports import AnalysisRow, StoreError
-
-if TYPE_CHECKING:
-    from .platform import GameService
 
 __all__ = ["Analyses", "MAX_WAITING"]
 
@@ -45,7 +43,7 @@ MAX_WAITING: Final = 64
 class Analyses:
     """The analysis queue of one server process."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: ServiceHost) -> None:
         self.service = service
         self._queue: asyncio.Queue[str] = asyncio.Queue()
         self._waiting: list[str] = []  # queued here, in order (the one running is not in it)

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..rules import PRESETS, Rules
 from .errors import BadRequest, Conflict, Forbidden, NotFound
+from .host import ServiceHost
 from .ports import GuestRow, SeatRow
 from .ratings import BOT_POOL, public_rating
 
 if TYPE_CHECKING:
     from .live import LiveMatch
-    from .platform import GameService
 
 __all__ = ["CHALLENGE_SECONDS", "DECLINE_REASONS", "Challenge", "Challenges", "EventSink"]
 
@@ -90,7 +90,7 @@ class Challenge:
 class Challenges:
     """Every pending challenge, the bots' open event streams, and the matches challenges became."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: ServiceHost) -> None:
         self.service = service
         self.by_id: dict[str, Challenge] = {}
         self.streams: dict[str, set[EventSink]] = {}

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cluster.ports import Droppable, Page, TournamentElsewhere
 from .errors import BadRequest, Forbidden, NotFound, Unavailable
+from .host import ServiceHost
 from .options import parse_rules, parse_turn_seconds, robot_level_for
 from .ports import GuestRow, Lease, MatchRow, SeatRow, StoreError, TournamentPlayer, TournamentRow
 from .ratings import GAME
@@ -45,7 +46,6 @@ from .swiss import Cell, SwissStanding, swiss_cells, swiss_pairing, swiss_standi
 
 if TYPE_CHECKING:
     from .live import Connection
-    from .platform import GameService
 
 __all__ = [
     "ArenaLive",
@@ -256,7 +256,7 @@ class TournamentLive(ABC):
     matches, and pushing the page's state to every socket watching.
     """
 
-    def __init__(self, service: GameService, row: TournamentRow) -> None:
+    def __init__(self, service: ServiceHost, row: TournamentRow) -> None:
         self.service = service
         self.row = row
         self.lock = asyncio.Lock()
@@ -730,7 +730,7 @@ class ArenaLive(TournamentLive):
     reading them back.
     """
 
-    def __init__(self, service: GameService, row: TournamentRow) -> None:
+    def __init__(self, service: ServiceHost, row: TournamentRow) -> None:
         super().__init__(service, row)
         self.last_opponent: dict[str, str | None] = {}
         self.table = ArenaTable(row.ends_at)
@@ -883,7 +883,7 @@ class SwissLive(TournamentLive):
     been paired (Lichess's rule).
     """
 
-    def __init__(self, service: GameService, row: TournamentRow) -> None:
+    def __init__(self, service: ServiceHost, row: TournamentRow) -> None:
         super().__init__(service, row)
         self.byes: list[tuple[int, str]] = []
         self.cells: dict[str, list[Cell]] = {}
@@ -1063,7 +1063,7 @@ def _flag(body: dict[str, Any], key: str, default: bool) -> bool:
 class Tournaments:
     """Every arena of the server: created by players or on the daily schedule, rebuilt at start."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: ServiceHost) -> None:
         self.service = service
         self.live: dict[str, TournamentLive] = {}
         self._task: asyncio.Task[None] | None = None
