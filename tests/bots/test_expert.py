@@ -515,3 +515,43 @@ def test_appraise_gives_the_choice_and_the_cost_of_another_discard() -> None:
     assert worse.cost is not None and worse.cost > 5
     with pytest.raises(ValueError, match="not legal"):
         appraise(view, Discard(Card.parse("4D")))
+
+
+_SPARE = ["QC", "QH", "QS", "JC", "JH", "JS", "TC", "TH", "TS", "8H", "8S", "7C", "7H", "7S"]
+
+
+def _after_draws(hand: str, draws: int) -> View:
+    """Seat 0 holding `hand` (11 cards) just after its `draws`-th stock draw of the hand, both
+    players having thrown spare cards so far."""
+    history: list[tuple[int, dict[str, str], str | None]] = []
+    for turn in range(draws):
+        thrown = _SPARE[2 * turn]
+        history += [
+            (1, {"type": "draw", "source": "stock"}, None),
+            (1, {"type": "discard", "card": thrown}, thrown),
+        ]
+        history.append((0, {"type": "draw", "source": "stock"}, None))
+        if turn < draws - 1:
+            mine = _SPARE[2 * turn + 1]
+            history.append((0, {"type": "discard", "card": mine}, mine))
+    return position(hand, " ".join(_SPARE[: 2 * draws - 1]), history=history, scores=(10, 10), stock=20)
+
+
+def test_the_steady_opening_knocks_by_the_steady_judgement() -> None:
+    # Early in a hand it knocks freely; during draws 5-6 it cashes in 4 or more deadwood and
+    # plays a lower hand on; later it only goes Gin. The undercut game plays on throughout.
+    low, high = "3S 4S 5S 9C 9D 9H JD QD KD 2C AH", "3S 4S 5S 9C 9D 9H JD QD KD 5C 4H"
+    assert SteadyPlayer.knocks(1, 2) and not SteadyPlayer.knocks(1, 5) and SteadyPlayer.knocks(4, 5)
+    cases = [(low, 2, "knock 2C", "early in the hand"), (low, 5, "discard 2C", "plays on for Gin")]
+    cases += [(high, 5, "knock 5C", "too much to undercut"), (high, 7, "discard 5C", "plays on for Gin")]
+    for hand, draws, move, why in cases:
+        decision = ExpertPlayer(seed=1).decide(_after_draws(hand, draws))
+        assert (str(decision.action), why in decision.reason) == (move, True), (hand, draws, decision.reason)
+    assert isinstance(UndercutGame(seed=1).act(_after_draws(low, 2)), Discard)
+
+
+def test_the_steady_opening_plays_the_expert_s_own_cards() -> None:
+    # Both games share the expert's card play; `advanced` (the steady game's own) throws KC here.
+    view = position("3S QC 8C 6S 6D 9D 3D QH 3H 4C KC", "")
+    assert str(SteadyPlayer(seed=1).act(view)) == "discard KC"
+    assert str(ExpertPlayer(seed=1).act(view)) == str(UndercutGame(seed=1).act(view)) == "discard 9D"
