@@ -13,15 +13,32 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .ports import Bus, Droppable
 
 if TYPE_CHECKING:
     from ..live import Connection
-    from .node import ClusterNode
 
-__all__ = ["PageStandIn", "TournamentRelay", "tournament_channel"]
+__all__ = ["PageStandIn", "RelayHost", "TournamentRelay", "tournament_channel"]
+
+
+class RelayHost(Protocol):
+    """What a tournament page's relay uses of its process's cluster node (`node.ClusterNode`)."""
+
+    @property
+    def name(self) -> str:
+        """The process's node name."""
+
+    async def call_tournament_owner(self, relay: TournamentRelay, op: str, args: dict[str, Any]) -> bool:
+        """Tell the tournament's owner about a page; False if it did not take it."""
+
+    def drop_relay(self, relay: TournamentRelay, reason: str) -> None:
+        """Close the relay's page sockets (the pages reconnect) and forget it."""
+
+    def forget_relay(self, relay: TournamentRelay) -> None:
+        """Stop listening to the relay's channel."""
+
 
 log = logging.getLogger("ginrummy.cluster")
 
@@ -53,7 +70,7 @@ class TournamentRelay:
 
     _ids = itertools.count(1)
 
-    def __init__(self, node: ClusterNode, tournament_id: str, owner: str) -> None:
+    def __init__(self, node: RelayHost, tournament_id: str, owner: str) -> None:
         self.node = node
         self.id = tournament_id
         self.owner = owner

@@ -11,16 +11,32 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..ports import MatchRow, MatchStatus
 from .ports import Bus, Droppable
 
 if TYPE_CHECKING:
     from ..live import Connection, LiveMatch
-    from .node import ClusterNode
 
-__all__ = ["ChannelSeat", "OwnerSeats", "RemoteTable", "match_channel"]
+__all__ = ["ChannelSeat", "OwnerSeats", "RemoteTable", "TableHost", "match_channel"]
+
+
+class TableHost(Protocol):
+    """What a relayed table uses of its process's cluster node (`node.ClusterNode`)."""
+
+    async def call_owner(self, table: RemoteTable, op: str, args: dict[str, Any]) -> tuple[str, str] | None:
+        """Forward a call to the owner of `table`; its refusal, or None."""
+
+    def drop_table(self, table: RemoteTable, reason: str) -> None:
+        """Close the relay's sockets (their pages reconnect) and forget it."""
+
+    def forget_table(self, table: RemoteTable) -> None:
+        """Stop listening to the relay's channel."""
+
+    def error_text(self, code: str, message: str) -> str:
+        """An error message for a socket."""
+
 
 log = logging.getLogger("ginrummy.cluster")
 
@@ -104,7 +120,7 @@ class RemoteTable:
     changes hands, the relay closes its sockets and the pages reconnect (and find the new owner).
     """
 
-    def __init__(self, node: ClusterNode, row: MatchRow, owner: str) -> None:
+    def __init__(self, node: TableHost, row: MatchRow, owner: str) -> None:
         self.node = node
         self.id = row.id
         self.owner = owner
