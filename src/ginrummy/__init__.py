@@ -3,8 +3,8 @@
 The public API lives in `ginrummy.rules` and is re-exported here.
 """
 
+from . import rules
 from .rules import *  # noqa: F403
-from .rules import __all__ as _rules_all
 
-__all__ = list(_rules_all)
+__all__ = list(rules.__all__)
 __version__ = "0.1.0"
