@@ -309,13 +309,10 @@ class ExpertPlayer:
             return ExpertDecision(Knock(CARDS[card]), Reason.of("gin_head"))
         if options and not self.exploiting:
             steady = SteadyPlayer.knock_card(hand, options, turn.probs)
-            if SteadyPlayer.knocks(options[steady], k.my_draws):
-                early = SteadyPlayer.early_turns is None or k.my_draws <= SteadyPlayer.early_turns
-                why = "early_knock" if early else "cash_in"
+            why = SteadyPlayer.knock_reason(options[steady], k.my_draws)
+            if why is not None:
                 head = Reason.of("knock_head", deadwood=options[steady])
-                return ExpertDecision(
-                    Knock(CARDS[steady]), head.join(Reason.of(why, deadwood=options[steady]), lead=": ")
-                )
+                return ExpertDecision(Knock(CARDS[steady]), head.join(why, lead=": "))
         scored = self._score_discards(hand, k.taken, turn, search.width)
         value, card, expected = scored[0]
         if options:

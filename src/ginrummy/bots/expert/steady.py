@@ -44,14 +44,19 @@ class SteadyPlayer(AdvancedPlayer):
         if 0 in knocks.values():
             gin = max((c for c, d in knocks.items() if d == 0), key=lambda c: CARD_POINTS[c])
             return Decision(Knock(CARDS[gin]))
-        hand = view.hand.mask
-        card = self.knock_card(hand, knocks, probs)
-        dw = knocks[card]
-        if not self.knocks(dw, k.my_draws):
+        card = self.knock_card(view.hand.mask, knocks, probs)
+        why = self.knock_reason(knocks[card], k.my_draws)
+        return None if why is None else Decision(Knock(CARDS[card]), why)
+
+    @classmethod
+    def knock_reason(cls, deadwood: int, draws: int) -> Reason | None:
+        """Why the steady game knocks with `deadwood` after its `draws`-th draw, or None when
+        it plays on."""
+        if not cls.knocks(deadwood, draws):
             return None
-        if self.early_turns is None or k.my_draws <= self.early_turns:
-            return Decision(Knock(CARDS[card]), Reason.of("early_knock"))
-        return Decision(Knock(CARDS[card]), Reason.of("cash_in", deadwood=dw))
+        if cls.early_turns is None or draws <= cls.early_turns:
+            return Reason.of("early_knock")
+        return Reason.of("cash_in", deadwood=deadwood)
 
     @classmethod
     def knocks(cls, deadwood: int, draws: int) -> bool:
