@@ -1,7 +1,7 @@
 """The card-mask API (`ginrummy.rules.masks`) against the brute-force oracle of rules_brute.py.
 
 Every function a computer player calls is checked against a computation written without
-the engine's code: least deadwood, one best arrangement, the best discard and what it
+the engine's code: every meld, least deadwood, one best arrangement, the best discard and what it
 leaves, knock options, melding one card, layoffs and the points of a showdown.
 """
 
@@ -38,6 +38,18 @@ def test_best_melds_is_a_least_deadwood_arrangement(cards: CardSet) -> None:
     dead = masks.deadwood_cards(mask)
     assert dead == mask & ~used
     assert masks.points(dead) == masks.least_deadwood(mask) == brute.min_deadwood(to_brute(cards))
+
+
+def as_brute_melds(melds: list[int]) -> frozenset[brute.Cards]:
+    return frozenset(to_brute(CardSet.from_mask(m)) for m in melds)
+
+
+@SETTINGS
+@given(hands(max_size=16))
+def test_all_melds_are_every_meld_the_cards_hold(cards: CardSet) -> None:
+    found = masks.all_melds(cards.mask)
+    assert len(found) == len(set(found))
+    assert as_brute_melds(found) == frozenset(brute.melds_in(to_brute(cards)))
 
 
 @SETTINGS

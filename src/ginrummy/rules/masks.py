@@ -214,37 +214,39 @@ def best_melds(mask: int) -> list[int]:
 
     Among equal arrangements it is always the same one: the one `best_arrangement` shows.
     """
-    suits = [mask >> (13 * s) & SUIT_BITS for s in range(4)]
-    sets = (suits[0] & suits[1] & (suits[2] | suits[3])) | ((suits[0] | suits[1]) & suits[2] & suits[3])
-    rank_options: list[list[tuple[int, int]]] = []  # (rank, removed suit pattern)
-    while sets:
-        low = sets & -sets
-        r = low.bit_length() - 1
-        pattern = sum((suits[s] >> r & 1) << s for s in range(4))
-        rank_options.append([(r, p) for p in _SET_OPTIONS[pattern]])
-        sets ^= low
-    best_value = 1000
-    best_combo: tuple[tuple[int, int], ...] = ()
-    for combo in product(*rank_options):
-        removed = [0, 0, 0, 0]
-        for r, p in combo:
-            for s in range(4):
-                if p >> s & 1:
-                    removed[s] |= 1 << r
-        value = sum(_RUN_DEADWOOD[suits[s] & ~removed[s]] for s in range(4))
-        if value < best_value:
-            best_value, best_combo = value, combo
+    c0 = mask & SUIT_BITS
+    c1 = mask >> 13 & SUIT_BITS
+    c2 = mask >> 26 & SUIT_BITS
+    c3 = mask >> 39 & SUIT_BITS
+    sets = (c0 & c1 & (c2 | c3)) | ((c0 | c1) & c2 & c3)
     melds: list[int] = []
-    removed = [0, 0, 0, 0]
-    for r, p in best_combo:
-        if p:
-            melds.append(sum(1 << (13 * s + r) for s in range(4) if p >> s & 1))
-            for s in range(4):
-                if p >> s & 1:
-                    removed[s] |= 1 << r
-    for s in range(4):
-        for low, length in _RUN_CHOICE[suits[s] & ~removed[s]]:
-            melds.append(((1 << length) - 1) << (low + 13 * s))
+    if sets:
+        # The first way of using the set ranks that reaches the least deadwood.
+        table = _RUN_DEADWOOD
+        best = 1000
+        best_combo: tuple[tuple[int, int, int, int], ...] = ()
+        removed = (0, 0, 0, 0)
+        for combo in product(*_set_choices(c0, c1, c2, c3, sets)):
+            r0 = r1 = r2 = r3 = 0
+            for a, b, c, d in combo:
+                r0 |= a
+                r1 |= b
+                r2 |= c
+                r3 |= d
+            value = table[c0 & ~r0] + table[c1 & ~r1] + table[c2 & ~r2] + table[c3 & ~r3]
+            if value < best:
+                best, best_combo, removed = value, combo, (r0, r1, r2, r3)
+        for a, b, c, d in best_combo:
+            meld = a | b << 13 | c << 26 | d << 39
+            if meld:
+                melds.append(meld)
+        c0 &= ~removed[0]
+        c1 &= ~removed[1]
+        c2 &= ~removed[2]
+        c3 &= ~removed[3]
+    for shift, pattern in ((0, c0), (13, c1), (26, c2), (39, c3)):
+        for low, length in _RUN_CHOICE[pattern]:
+            melds.append(((1 << length) - 1) << (low + shift))
     return melds
 
 
@@ -255,25 +257,48 @@ def deadwood_cards(mask: int) -> int:
     return mask
 
 
+def _build_suit_runs() -> tuple[tuple[int, ...], ...]:
+    """Every run inside each 13-bit suit pattern, by lowest card then length."""
+    table: list[tuple[int, ...]] = [()] * (1 << 13)
+    for pattern in range(1, 1 << 13):
+        low = (pattern & -pattern).bit_length() - 1
+        length = 1
+        starting: list[int] = []
+        while low + length < 13 and pattern >> (low + length) & 1:
+            length += 1
+            if length >= 3:
+                starting.append(((1 << length) - 1) << low)
+        table[pattern] = (*starting, *table[pattern & ~(1 << low)])
+    return tuple(table)
+
+
+_SUIT_RUNS: Final = _build_suit_runs()
+
+
 def all_melds(mask: int) -> list[int]:
-    """Every meld (set or run) that can be formed from the cards of `mask`."""
+    """Every meld (set or run) that can be formed from the cards of `mask`: the sets by
+    rank (a rank held four times gives its set of four, then each set of three), then the
+    runs by suit, lowest card first, shortest first."""
     result: list[int] = []
-    for r in range(13):
-        held = [s for s in range(4) if mask >> (13 * s + r) & 1]
-        if len(held) >= 3:
-            cards = [1 << (13 * s + r) for s in held]
-            full = sum(cards)
-            result.append(full)
-            if len(held) == 4:
-                result.extend(full & ~b for b in cards)
-    for s in range(4):
-        pattern = mask >> (13 * s) & SUIT_BITS
-        for lo in range(13):
-            hi = lo
-            while hi < 13 and pattern >> hi & 1:
-                if hi - lo >= 2:
-                    result.append(((1 << (hi - lo + 1)) - 1) << (lo + 13 * s))
-                hi += 1
+    c0 = mask & SUIT_BITS
+    c1 = mask >> 13 & SUIT_BITS
+    c2 = mask >> 26 & SUIT_BITS
+    c3 = mask >> 39 & SUIT_BITS
+    sets = (c0 & c1 & (c2 | c3)) | ((c0 | c1) & c2 & c3)
+    while sets:
+        low = sets & -sets
+        sets ^= low
+        full = mask & RANK_MASKS[low.bit_length() - 1]
+        result.append(full)
+        if full.bit_count() == 4:
+            m = full
+            while m:
+                card = m & -m
+                m ^= card
+                result.append(full ^ card)
+    for shift, pattern in ((0, c0), (13, c1), (26, c2), (39, c3)):
+        if pattern & pattern >> 1 & pattern >> 2:
+            result.extend(run << shift for run in _SUIT_RUNS[pattern])
     return result
 
 
@@ -283,26 +308,43 @@ def all_best_melds(mask: int) -> list[list[int]]:
     The knocker's choice among them changes what the defender can lay off.
     """
     target = least_deadwood(mask)
-    melds = all_melds(mask)
+    # The lowest card left is either deadwood or in a meld of the cards left, whose own
+    # lowest card it then is: the melds are looked up by their lowest card.
+    by_low: dict[int, list[int]] = {}
+    for m in all_melds(mask):
+        low = m & -m
+        bucket = by_low.get(low)
+        if bucket is None:
+            by_low[low] = [m]
+        else:
+            bucket.append(m)
     found: list[list[int]] = []
+    chosen: list[int] = []
+    none: list[int] = []
 
-    def search(remaining: int, chosen: list[int], dead_points: int) -> None:
-        if dead_points > target:
-            return
-        if not remaining:
-            if dead_points == target:
-                found.append(list(chosen))
-            return
+    def search(remaining: int, dead_points: int) -> None:
         low = remaining & -remaining
-        # The lowest remaining card is either deadwood or in a meld that avoids used cards.
-        for m in melds:
-            if m & low and m & ~remaining == 0:
+        for m in by_low.get(low, none):
+            if not m & ~remaining:
                 chosen.append(m)
-                search(remaining & ~m, chosen, dead_points)
+                rest = remaining ^ m
+                if rest:
+                    search(rest, dead_points)
+                elif dead_points == target:
+                    found.append(list(chosen))
                 chosen.pop()
-        search(remaining ^ low, chosen, dead_points + CARD_POINTS[low.bit_length() - 1])
+        dead = dead_points + CARD_POINTS[low.bit_length() - 1]
+        if dead <= target:
+            rest = remaining ^ low
+            if rest:
+                search(rest, dead)
+            elif dead == target:
+                found.append(list(chosen))
 
-    search(mask, [], 0)
+    if mask:
+        search(mask, 0)
+    else:
+        found.append([])
     return found
 
 
@@ -547,6 +589,21 @@ def best_layoffs(melds: Sequence[int], defender: int) -> tuple[int, int, list[tu
 
     Among layoffs that leave the same deadwood, the one laying off the fewest cards.
     """
+    # Most showdowns leave the defender no card that goes on any meld: the cards next to
+    # each run and the card that completes each set of three say so without laying off.
+    touching = 0
+    for m in melds:
+        if m & m >> 1:  # a run: its cards are neighbours in one suit
+            lo = (m & -m).bit_length() - 1
+            hi = m.bit_length() - 1
+            if lo % 13:
+                touching |= 1 << (lo - 1)
+            if hi % 13 != 12:
+                touching |= 1 << (hi + 1)
+        else:
+            touching |= RANK_MASKS[RANK_OF[m.bit_length() - 1]] & ~m
+    if not defender & touching:
+        return (least_deadwood(defender), 0, [])
     reachable, layoffs = _attach(melds, defender)
     if not reachable:
         return (least_deadwood(defender), 0, [])
