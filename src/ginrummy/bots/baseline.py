@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import random
 
-from ..rules import Action, BigGin, Discard, Knock, View
-from ..rules.actions import DRAW_DISCARD, DRAW_STOCK, PASS
-from ..rules.cards import CARDS
+from ..rules import Action, BigGin, View
+from ..rules.actions import DISCARDS, DRAW_DISCARD, DRAW_STOCK, KNOCKS, PASS
 from ..rules.masks import forms_meld
 from .base import register_player
 
@@ -57,8 +56,8 @@ class BaselinePlayer:
                     choices = [c]
             elif d == left and c != forbid:
                 choices.append(c)
-        card = CARDS[choices[0] if len(choices) == 1 else self.rng.choice(choices)]
-        return Knock(card) if left <= view.knock_limit else Discard(card)
+        card = choices[0] if len(choices) == 1 else self.rng.choice(choices)
+        return KNOCKS[card] if left <= view.knock_limit else DISCARDS[card]
 
     def observe(self, view: View) -> None:
         return None

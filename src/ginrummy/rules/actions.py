@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .cards import Card, CardError, CardSet, parse_card, parse_cards
+from .cards import CARDS, Card, CardError, CardSet, parse_card, parse_cards
 
 __all__ = [
     "Action",
@@ -131,6 +131,10 @@ PASS = Pass()
 DRAW_STOCK = Draw("stock")
 DRAW_DISCARD = Draw("discard")
 BIG_GIN = BigGin()
+#: The discard and the knock of each card, by card index (actions are values: hosts and
+#: players share these instead of building one per move).
+DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in CARDS)
+KNOCKS: tuple[Knock, ...] = tuple(Knock(c) for c in CARDS)
 
 
 def _card_field(data: dict[str, Any]) -> Card:

@@ -8,8 +8,10 @@ from typing import Any, Final, Literal, NamedTuple
 
 from .actions import (
     BIG_GIN,
+    DISCARDS,
     DRAW_DISCARD,
     DRAW_STOCK,
+    KNOCKS,
     PASS,
     Action,
     BigGin,
@@ -40,8 +42,6 @@ __all__ = [
 
 Phase = Literal["offer", "draw", "discard", "over"]
 
-DISCARDS = tuple(Discard(c) for c in CARDS)
-KNOCKS = tuple(Knock(c) for c in CARDS)
 _OFFER_LEGAL: Final = (DRAW_DISCARD, PASS)
 _DRAW_LEGAL: Final = (DRAW_STOCK, DRAW_DISCARD)
 _FORCED_LEGAL: Final = (DRAW_STOCK,)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
-from .actions import DRAW_DISCARD, DRAW_STOCK, Discard, Draw, GameAction, LayMeld, LayOff
+from .actions import DISCARDS, DRAW_DISCARD, DRAW_STOCK, Discard, Draw, GameAction, LayMeld, LayOff
 from .cards import CARDS, Card, CardSet
 from .hand import IllegalActionError, NotYourTurnError, deal_order
 from .rummy_melds import _attachable, _deadwood_mask, _is_meld_mask, _melds_mask, rummy_hand_points
@@ -36,8 +36,6 @@ RummyPhase = Literal["draw", "play", "over"]
 
 #: Cards dealt to each player by the number of players (document 002).
 DEAL_SIZES: dict[int, int] = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}
-
-DISCARDS = tuple(Discard(c) for c in CARDS)
 
 
 class RummyStep(NamedTuple):
