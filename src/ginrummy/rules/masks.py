@@ -25,7 +25,7 @@ with four table lookups.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import product
 from typing import Final
 
@@ -151,18 +151,25 @@ _SET_REMOVALS: Final[tuple[dict[int, tuple[tuple[int, int, int, int], ...]], ...
 )
 
 
-def _set_choices(
-    c0: int, c1: int, c2: int, c3: int, sets: int
-) -> list[tuple[tuple[int, int, int, int], ...]]:
-    """For each rank of `sets`, the ways it may form a set or none (as `_SET_REMOVALS` gives them)."""
-    out: list[tuple[tuple[int, int, int, int], ...]] = []
+def _set_ways(c0: int, c1: int, c2: int, c3: int, sets: int) -> Iterator[tuple[int, int, int, int]]:
+    """Each way of using the ranks of `sets` as sets, as the cards each suit gives up to them
+    (clubs, diamonds, hearts, spades), no set at all first; for the ranks held four times, the
+    set of four comes before each set of three."""
+    choices: list[tuple[tuple[int, int, int, int], ...]] = []
     while sets:
         low = sets & -sets
         r = low.bit_length() - 1
         pattern = (c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3
-        out.append(_SET_REMOVALS[r][pattern])
+        choices.append(_SET_REMOVALS[r][pattern])
         sets ^= low
-    return out
+    for combo in product(*choices):
+        r0 = r1 = r2 = r3 = 0
+        for a, b, c, d in combo:
+            r0 |= a
+            r1 |= b
+            r2 |= c
+            r3 |= d
+        yield r0, r1, r2, r3
 
 
 def least_deadwood(mask: int) -> int:
@@ -172,37 +179,19 @@ def least_deadwood(mask: int) -> int:
     c2 = mask >> 26 & SUIT_BITS
     c3 = mask >> 39 & SUIT_BITS
     table = _RUN_DEADWOOD
-    best = table[c0] + table[c1] + table[c2] + table[c3]
     sets = (c0 & c1 & (c2 | c3)) | ((c0 | c1) & c2 & c3)
     if not sets:
         return table[c0] + table[c1] + table[c2] + table[c3]
-    removals = _SET_REMOVALS
-    low = sets & -sets
-    r = low.bit_length() - 1
-    first = removals[r][(c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3]
-    sets ^= low
     best = 1000
-    if not sets:  # one rank for a set: the common case, without the product
-        for r0, r1, r2, r3 in first:
+    if not sets & (sets - 1):  # one rank for a set: the common case, without the product
+        r = sets.bit_length() - 1
+        pattern = (c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3
+        for r0, r1, r2, r3 in _SET_REMOVALS[r][pattern]:
             v = table[c0 & ~r0] + table[c1 & ~r1] + table[c2 & ~r2] + table[c3 & ~r3]
             if v < best:
                 best = v
         return best
-    options = [first]
-    while sets:
-        low = sets & -sets
-        r = low.bit_length() - 1
-        options.append(
-            removals[r][(c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3]
-        )
-        sets ^= low
-    for combo in product(*options):
-        r0 = r1 = r2 = r3 = 0
-        for a, b, c, d in combo:
-            r0 |= a
-            r1 |= b
-            r2 |= c
-            r3 |= d
+    for r0, r1, r2, r3 in _set_ways(c0, c1, c2, c3, sets):
         v = table[c0 & ~r0] + table[c1 & ~r1] + table[c2 & ~r2] + table[c3 & ~r3]
         if v < best:
             best = v
@@ -224,20 +213,16 @@ def best_melds(mask: int) -> list[int]:
         # The first way of using the set ranks that reaches the least deadwood.
         table = _RUN_DEADWOOD
         best = 1000
-        best_combo: tuple[tuple[int, int, int, int], ...] = ()
         removed = (0, 0, 0, 0)
-        for combo in product(*_set_choices(c0, c1, c2, c3, sets)):
-            r0 = r1 = r2 = r3 = 0
-            for a, b, c, d in combo:
-                r0 |= a
-                r1 |= b
-                r2 |= c
-                r3 |= d
+        for r0, r1, r2, r3 in _set_ways(c0, c1, c2, c3, sets):
             value = table[c0 & ~r0] + table[c1 & ~r1] + table[c2 & ~r2] + table[c3 & ~r3]
             if value < best:
-                best, best_combo, removed = value, combo, (r0, r1, r2, r3)
-        for a, b, c, d in best_combo:
-            meld = a | b << 13 | c << 26 | d << 39
+                best, removed = value, (r0, r1, r2, r3)
+        given = removed[0] | removed[1] << 13 | removed[2] << 26 | removed[3] << 39
+        while sets:  # the sets of the way chosen, by rank
+            low = sets & -sets
+            sets ^= low
+            meld = given & RANK_MASKS[low.bit_length() - 1]
             if meld:
                 melds.append(meld)
         c0 &= ~removed[0]
@@ -461,13 +446,7 @@ def deadwood_after_discards(hand: int) -> tuple[tuple[int, int], ...]:
     left: list[tuple[int, int, int, int, int]] = [
         (table[c0] + table[c1] + table[c2] + table[c3], c0, c1, c2, c3)
     ]
-    for combo in product(*_set_choices(c0, c1, c2, c3, sets)):
-        r0 = r1 = r2 = r3 = 0
-        for a, b, c, d in combo:
-            r0 |= a
-            r1 |= b
-            r2 |= c
-            r3 |= d
+    for r0, r1, r2, r3 in _set_ways(c0, c1, c2, c3, sets):
         if r0 | r1 | r2 | r3:
             p0, p1, p2, p3 = c0 & ~r0, c1 & ~r1, c2 & ~r2, c3 & ~r3
             left.append((table[p0] + table[p1] + table[p2] + table[p3], p0, p1, p2, p3))
