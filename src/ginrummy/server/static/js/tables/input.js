@@ -1,66 +1,41 @@
 // What the player does at a table of any game: taps, keys and drag and drop turned into moves for
 // the socket (checked against the legal moves first, so a refusal is explained at once) and into
 // choices about the hand (pick cards, sort, reorder).
-import { CardDrag } from "../card-drag.js";
 import { cardText } from "../cards.js";
+import { HandInput } from "../hand-input.js";
 import { t } from "../i18n.js";
-import { ask, toast } from "../ui.js";
+import { toast } from "../ui.js";
 import { confirmKnock } from "../table/knock.js";
 
-export class TableInput {
-  /** `board` redraws the parts a choice changes; `blocked()` is true while an overlay holds the table. */
+export class TableInput extends HandInput {
+  /** `picks`: the cards picked for a meld, a layoff or a discard; the rest as `HandInput` takes them. */
   constructor({ state, choices, picks, socket, board, blocked }) {
-    this.state = state;
-    this.choices = choices;
-    this.picks = picks;
-    this.socket = socket;
-    this.board = board;
-    this.blocked = blocked;
-    this.dragging = new CardDrag({
-      started: (from) => from.dataset.card && this.board.showLayoffTargets(from.dataset.card),
-      ended: () => this.board.showLayoffTargets(null),
+    super({
+      state,
+      choices,
+      socket,
+      board,
+      blocked,
+      drag: {
+        started: (from) => from.dataset.card && board.showLayoffTargets(from.dataset.card),
+        ended: () => board.showLayoffTargets(null),
+      },
     });
+    this.picks = picks;
   }
 
   attach() {
-    const hand = document.getElementById("hand");
-    hand.addEventListener("click", (e) => this.onHandClick(e));
-    hand.addEventListener("keydown", (e) => this.onHandKey(e));
-    for (const id of ["stock", "discard"]) {
-      const el = document.getElementById(id);
-      el.addEventListener("click", (e) => this.onPileClick(e));
-      el.addEventListener("keydown", (e) => {
-        if (e.key === "Enter" || e.key === " ") {
-          e.preventDefault();
-          this.onPileClick(e);
-        }
-      });
-    }
+    super.attach(["actions", "status"]);
     document.getElementById("melds").addEventListener("click", (e) => {
       const spot = e.target.closest("[data-meld]");
       if (spot && !this.dragging.suppressClick) this.layOff(Number(spot.dataset.meld));
     });
-    document.getElementById("actions").addEventListener("click", (e) => this.onActionClick(e));
-    document.getElementById("status").addEventListener("click", (e) => this.onActionClick(e));
-    document.getElementById("sort").addEventListener("click", (e) => {
-      const chip = e.target.closest("[data-sort]");
-      if (chip) {
-        this.choices.setSort(chip.dataset.sort);
-        this.board.redrawHand(true);
-      }
-    });
-    document.addEventListener("pointerdown", (e) => this.onPointerDown(e));
-    document.addEventListener("pointermove", (e) => this.onPointerMove(e), { passive: false });
-    document.addEventListener("pointerup", (e) => this.onPointerUp(e));
-    document.addEventListener("pointercancel", () => this.cancelDrag());
-    document.addEventListener("keydown", (e) => this.onShortcut(e));
   }
 
   // --- moves ------------------------------------------------------------------------------
 
   send(action) {
-    if (!this.socket.sendAction(action, this.state.version)) toast(t("table.offline"), "error");
-    else this.picks.clear();
+    if (super.send(action)) this.picks.clear();
   }
 
   /** False (and says why) when this player may not move now. */
@@ -140,19 +115,6 @@ export class TableInput {
     if (card) this.send({ type: "knock", card });
   }
 
-  async bigGin() {
-    if (!this.state.canBigGin()) return;
-    const answer = await ask({
-      title: t("table.big_gin"),
-      body: t("table.confirm_big_gin"),
-      buttons: [
-        { label: t("table.cancel"), value: "cancel" },
-        { label: t("table.big_gin"), value: "go", class: "primary" },
-      ],
-    });
-    if (answer === "go") this.send({ type: "big_gin" });
-  }
-
   onActionClick(event) {
     const button = event.target.closest("button[data-action]");
     if (!button || button.disabled) return;
@@ -178,8 +140,9 @@ export class TableInput {
     this.board.redrawHand(false);
   }
 
-  currentOrder() {
-    return [...document.querySelectorAll("#hand .card")].map((el) => el.dataset.card);
+  setSort(mode) {
+    this.choices.setSort(mode);
+    this.board.redrawHand(true);
   }
 
   moveCard(card, toIndex) {
@@ -193,24 +156,6 @@ export class TableInput {
     if (el) this.pick(el.dataset.card);
   }
 
-  onHandKey(event) {
-    const el = event.target.closest(".card");
-    if (!el) return;
-    const cards = [...document.querySelectorAll("#hand .card")];
-    const index = cards.indexOf(el);
-    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
-      event.preventDefault();
-      const step = event.key === "ArrowLeft" ? -1 : 1;
-      if (event.shiftKey || event.altKey) {
-        this.moveCard(el.dataset.card, index + step);
-        document.querySelector(`#hand [data-card="${el.dataset.card}"]`)?.focus();
-      } else cards[(index + step + cards.length) % cards.length].focus();
-    } else if (event.key === "Home" || event.key === "End") {
-      event.preventDefault();
-      cards[event.key === "Home" ? 0 : cards.length - 1].focus();
-    }
-  }
-
   onPileClick(event) {
     if (this.dragging.suppressClick) return;
     if (event.currentTarget.id === "stock") return this.draw("stock");
@@ -220,11 +165,8 @@ export class TableInput {
   }
 
   onShortcut(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || this.blocked()) return;
-    if (event.target.closest("input, select, textarea, dialog")) return;
-    if (!this.state.view) return;
     const { state } = this;
-    const run = {
+    this.runShortcut(event, {
       s: () => this.draw("stock"),
       u: () => this.draw("discard"),
       p: () => state.canPass() && this.pass(),
@@ -237,34 +179,15 @@ export class TableInput {
         const fits = card ? state.layoffsOf(card) : [];
         return state.rummy && this.layOff(fits.length ? fits[0] : null);
       },
-    }[event.key.toLowerCase()];
-    if (!run) return;
-    run();
-    event.preventDefault();
+    });
   }
 
   // --- drag and drop (pointer events) -----------------------------------------------------
 
-  onPointerDown(event) {
-    if (!this.blocked()) this.dragging.down(event);
-  }
-
-  onPointerMove(event) {
-    this.dragging.move(event);
-  }
-
-  cancelDrag() {
-    this.dragging.cancel();
-  }
-
   onPointerUp(event) {
-    const drop = this.dragging.up(event);
+    const drop = this.dropped(event);
     if (!drop) return;
     const { target } = drop;
-    if (drop.pile) {
-      if (target && target.closest("#me")) this.draw(drop.pile);
-      return;
-    }
     const spot = target && target.closest("[data-meld]");
     if (spot) return this.layOff(Number(spot.dataset.meld), drop.card);
     if (target && target.closest("#discard")) return this.discard(drop.card);
