@@ -226,3 +226,53 @@ def test_play_waits_for_enter_after_each_showdown_and_at_the_end() -> None:
         assert f"Hand {number} —" in screens[index + 1][1]  # the next deal is shown only after Enter
     assert pauses[-1][1] == "Press Enter to finish" and "Match over" in screens[pauses[-1][0]][1]
     assert next(script, None) is None  # every line of the script was read
+
+
+def test_a_computer_player_that_fails_or_cheats_plays_its_first_legal_move_instead() -> None:
+    """A broken bot must not wreck the person's match: its error or illegal move is said, and
+    the first legal move is played for it."""
+    import io
+
+    from rich.console import Console
+
+    from ginrummy import BigGin, View
+    from ginrummy.cli.rules_cmds import TerminalMatch
+
+    class Broken:
+        name = "broken"
+
+        def __init__(self) -> None:
+            self.views: list[View] = []
+
+        def act(self, view: View) -> object:
+            self.views.append(view)
+            if len(self.views) == 1:
+                raise RuntimeError("out of cards")
+            if len(self.views) == 2:
+                return BigGin()  # never legal under the classic rules
+            return view.legal[0]
+
+        def observe(self, view: View) -> None:
+            return None
+
+    out = io.StringIO()
+    robot = Broken()
+    match = new_match("classic", seed=5)
+
+    def read(prompt: str) -> str:
+        if len(robot.views) >= 3:
+            return "q"
+        view = match.view(0)
+        if view.phase == "offer":
+            return "p"
+        if view.phase == "draw":
+            return "s"
+        return str(next(a for a in view.legal if isinstance(a, Discard)).card)
+
+    game = TerminalMatch(match, 0, robot, Console(file=out, width=200, highlight=False), read)  # type: ignore[arg-type]
+    assert not game.play()  # the person quit
+    text = out.getvalue()
+    assert "broken failed (out of cards); it plays its first legal move instead" in text
+    assert f"broken chose the illegal {BigGin()}; it plays its first legal move instead" in text
+    robot_moves = [step.action for hand in match.hands for step in hand.steps if step.seat == 1]
+    assert robot_moves[:2] == [robot.views[0].legal[0], robot.views[1].legal[0]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -39,6 +39,7 @@ from ..rules import (
     render_match,
 )
 from .root import app
+from .terminal import HINT_WORDS, YOU, Stop, TerminalSession, cards_text
 
 if TYPE_CHECKING:
     from ..bots import Player
@@ -69,15 +70,6 @@ def deadwood(
 
 # -- play ----------------------------------------------------------------------
 
-YOU = "You"
-QUIT_WORDS = {"q", "quit", "exit", "resign"}
-HINT_WORDS = {"h", "hint", "?"}
-HELP_WORDS = {"help", "legal", "l"}
-
-
-class _Stop(Exception):
-    """The person ended the match early (typed quit, or the input ended)."""
-
 
 def _default_opponent() -> str:
     from ..bots import available_players
@@ -85,22 +77,19 @@ def _default_opponent() -> str:
     return "baseline" if "baseline" in available_players() else "random"
 
 
-def _cards(cards: CardSet | list[str] | tuple[Any, ...]) -> str:
-    text = " ".join(str(c) for c in cards)
-    return text or "-"
-
-
 def _arrangement_text(cards: CardSet) -> str:
     """Melds in brackets, then the deadwood cards apart with their count."""
     arrangement = best_arrangement(cards)
     melds = " ".join(f"[{meld}]" for meld in arrangement.melds)
-    dead = _cards(arrangement.deadwood_cards)
+    dead = cards_text(arrangement.deadwood_cards)
     text = f"{melds}   " if melds else ""
     return f"{text}deadwood: {dead} = {arrangement.deadwood}"
 
 
-class TerminalMatch:
+class TerminalMatch(TerminalSession):
     """One match between a person at the terminal and a computer player that sees only its view."""
+
+    help_words = frozenset({"help", "legal", "l"})
 
     def __init__(
         self,
@@ -110,12 +99,10 @@ class TerminalMatch:
         console: Console,
         read: Callable[[str], str],
     ) -> None:
+        super().__init__(you, console, read)
         self.match = match
-        self.you = you
         self.them = 1 - you
         self.opponent = opponent
-        self.console = console
-        self.read = read
         self.opponent_name = str(getattr(opponent, "name", "computer"))
 
     def name(self, seat: int | None) -> str:
@@ -146,41 +133,15 @@ class TerminalMatch:
                     if not match.is_over:
                         self.pause("Press Enter for the next deal  (q = quit)")
                         self.announce_hand()
-        except _Stop:
+        except Stop:
             return False
         self.show_match_end()
         self.pause("Press Enter to finish", at_end=True)
         return True
 
-    def pause(self, prompt: str, *, at_end: bool = False) -> None:
-        """Wait for Enter, so a showdown or the final score stays on screen until it has been read."""
-        try:
-            word = self.read(prompt).strip().lower()
-        except (typer.Abort, EOFError):
-            if at_end:
-                return
-            self.console.print("\nInput ended; the match is abandoned.")
-            raise _Stop from None
-        if word in QUIT_WORDS and not at_end:
-            self.console.print("You leave the match.")
-            raise _Stop
-
     def opponent_move(self) -> Action:
-        view = self.match.view(self.them)  # the opponent gets its own view and nothing more
-        try:
-            action = self.opponent.act(view)
-        except Exception as exc:  # a broken bot must not wreck the person's match
-            self.console.print(
-                f"[yellow]{escape(self.opponent_name)} failed ({escape(str(exc))}); "
-                "it plays its first legal move instead[/yellow]"
-            )
-            return view.legal[0]
-        if action not in view.legal:
-            self.console.print(
-                f"[yellow]{escape(self.opponent_name)} chose the illegal {escape(str(action))}; "
-                "it plays its first legal move instead[/yellow]"
-            )
-            return view.legal[0]
+        # The opponent gets its own view and nothing more.
+        action: Action = self.guarded_move(self.opponent, self.match.view(self.them), self.opponent_name)
         return action
 
     # -- reading the person's moves ----------------------------------------------
@@ -189,19 +150,11 @@ class TerminalMatch:
         view = self.match.view(self.you)
         self.show_table(view)
         while True:
-            try:
-                text = self.read(self.prompt(view))
-            except (typer.Abort, EOFError):
-                self.console.print("\nInput ended; the match is abandoned.")
-                raise _Stop from None
-            word = text.strip().lower()
-            if word in QUIT_WORDS:
-                self.console.print("You leave the match.")
-                raise _Stop
+            word = self.read_word(self.prompt(view))
             if word in HINT_WORDS:
                 self.console.print(f"hint: {escape(self.hint(view))}")
                 continue
-            if word in HELP_WORDS:
+            if word in self.help_words:
                 self.console.print("allowed: " + escape(", ".join(str(a) for a in view.legal)))
                 continue
             if word == "p" and view.phase == "offer":
@@ -296,7 +249,7 @@ class TerminalMatch:
         else:
             table.add_row("Discard pile", "empty")
         known = view.opponent_known
-        table.add_row(f"{escape(self.opponent_name)} took", _cards(known) if known else "nothing you saw")
+        table.add_row(f"{escape(self.opponent_name)} took", cards_text(known) if known else "nothing you saw")
         drawn = self._just_drawn(view)
         if drawn:
             table.add_row("You drew", drawn)
@@ -363,7 +316,7 @@ class TerminalMatch:
                 table.add_row(
                     f"{escape(self.name(seat))} {role}",
                     escape(meld_text),
-                    f"{_cards(dead[seat].to_json())} = {count[seat]}",
+                    f"{cards_text(dead[seat].to_json())} = {count[seat]}",
                 )
             console.print(table)
             layoffs = showdown.layoffs

@@ -16,7 +16,6 @@ from rich.table import Table
 from ..bots.table_players import TablePlayer, suggest_move
 from ..rules import (
     ActionError,
-    CardSet,
     Discard,
     Draw,
     Game,
@@ -33,13 +32,10 @@ from ..rules import (
     parse_game_action,
     rummy_melds,
 )
+from .terminal import HINT_WORDS, YOU, Stop, TerminalSession, cards_text
 
 __all__ = ["TerminalTable", "play_table"]
 
-YOU = "You"
-QUIT_WORDS = {"q", "quit", "exit", "resign"}
-HINT_WORDS = {"h", "hint", "?"}
-HELP_WORDS = {"help", "legal"}
 OUTCOMES = {
     "knock": "Knock",
     "gin": "Gin",
@@ -52,16 +48,10 @@ OUTCOMES = {
 }
 
 
-class _Stop(Exception):
-    """The person ended the game early (typed quit, or the input ended)."""
-
-
-def _cards(cards: CardSet | Sequence[Any]) -> str:
-    return " ".join(str(c) for c in cards) or "-"
-
-
-class TerminalTable:
+class TerminalTable(TerminalSession):
     """One game of three-player Gin, team Gin or Rummy between a person and computer players."""
+
+    noun = "game"
 
     def __init__(
         self,
@@ -71,11 +61,9 @@ class TerminalTable:
         console: Console,
         read: Callable[[str], str],
     ) -> None:
+        super().__init__(you, console, read)
         self.game = game
-        self.you = you
         self.players = players
-        self.console = console
-        self.read = read
         self.names = {seat: player.name for seat, player in players.items()}
 
     def name(self, seat: int | None) -> str:
@@ -113,41 +101,15 @@ class TerminalTable:
                         if not game.is_over:
                             self.pause("Press Enter for the next deal  (q = quit)")
                             self.announce_hand()
-        except _Stop:
+        except Stop:
             return False
         self.show_game_end()
         self.pause("Press Enter to finish", at_end=True)
         return True
 
-    def pause(self, prompt: str, *, at_end: bool = False) -> None:
-        try:
-            word = self.read(prompt).strip().lower()
-        except (typer.Abort, EOFError):
-            if at_end:
-                return
-            self.console.print("\nInput ended; the game is abandoned.")
-            raise _Stop from None
-        if word in QUIT_WORDS and not at_end:
-            self.console.print("You leave the game.")
-            raise _Stop
-
     def computer_move(self, seat: int) -> GameAction:
-        view = self.game.view(seat)  # its own view and nothing more
-        legal = list(view.legal)
-        try:
-            action = self.players[seat].act(view)
-        except Exception as exc:  # a broken bot must not wreck the person's game
-            self.console.print(
-                f"[yellow]{escape(self.name(seat))} failed ({escape(str(exc))}); "
-                "it plays its first legal move instead[/yellow]"
-            )
-            return legal[0]
-        if action not in legal:
-            self.console.print(
-                f"[yellow]{escape(self.name(seat))} chose the illegal {escape(str(action))}; "
-                "it plays its first legal move instead[/yellow]"
-            )
-            return legal[0]
+        # Its own view and nothing more.
+        action: GameAction = self.guarded_move(self.players[seat], self.game.view(seat), self.name(seat))
         return action
 
     # -- the person's moves ----------------------------------------------------------
@@ -157,20 +119,12 @@ class TerminalTable:
         self.show_table(view)
         legal = list(view.legal)
         while True:
-            try:
-                text = self.read(self.prompt(view))
-            except (typer.Abort, EOFError):
-                self.console.print("\nInput ended; the game is abandoned.")
-                raise _Stop from None
-            word = text.strip().lower()
-            if word in QUIT_WORDS:
-                self.console.print("You leave the game.")
-                raise _Stop
+            word = self.read_word(self.prompt(view))
             if word in HINT_WORDS:
                 hint = suggest_move(view)  # type: ignore[arg-type]
                 self.console.print(f"hint: {escape(str(hint.action))} — {escape(hint.reason)}")
                 continue
-            if word in HELP_WORDS:
+            if word in self.help_words:
                 self.console.print("allowed: " + escape(", ".join(str(a) for a in legal)))
                 continue
             if word == "p" and isinstance(view, GinTableView) and view.phase == "offer":
@@ -263,10 +217,12 @@ class TerminalTable:
             if mine and hand.hand is not None:
                 other = hand.players[1] if hand.players[0] == self.you else hand.players[0]
                 known = hand.known[hand.players.index(other)]
-                table.add_row("They took", _cards(known) if known else "nothing you saw")
+                table.add_row("They took", cards_text(known) if known else "nothing you saw")
                 arrangement = best_arrangement(hand.hand)
                 melds = " ".join(f"[{m}]" for m in arrangement.melds)
-                text = f"{melds}   deadwood: {_cards(arrangement.deadwood_cards)} = {arrangement.deadwood}"
+                text = (
+                    f"{melds}   deadwood: {cards_text(arrangement.deadwood_cards)} = {arrangement.deadwood}"
+                )
                 table.add_row("Your cards", escape(text.strip()) + f"   ({len(hand.hand)} cards)")
 
     def _rummy_rows(self, view: RummyView, table: Table) -> None:
@@ -283,7 +239,7 @@ class TerminalTable:
         for number, meld in enumerate(view.table):
             table.add_row(f"Meld {number}", f"{meld.cards}   (laid by {escape(self.name(meld.owner))})")
         melds = [m for m in rummy_melds(view.hand, view.rules.ace)]
-        table.add_row("Your hand", f"{_cards(view.hand)}   ({len(view.hand)} cards)")
+        table.add_row("Your hand", f"{cards_text(view.hand)}   ({len(view.hand)} cards)")
         if melds:
             table.add_row("You could lay", " ".join(f"[{m}]" for m in melds[:6]))
 
@@ -360,7 +316,7 @@ class TerminalTable:
                 for seat, paid in enumerate(result.payments):
                     if seat != result.winner:
                         console.print(
-                            f"  {escape(self.name(seat))} pays {-paid} for {_cards(result.left[seat])}"
+                            f"  {escape(self.name(seat))} pays {-paid} for {cards_text(result.left[seat])}"
                         )
         console.print(f"Scores: {self.show_scores(view.scores)}")
 
