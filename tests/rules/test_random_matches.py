@@ -345,6 +345,8 @@ def test_record_errors_are_specific() -> None:
         Match.from_record(loads(json.dumps(tampered)))
     for path, value, message in [
         (("hands", 0, "actions", 0), [True, {"type": "pass"}], "an action entry must be \\[seat, action\\]"),
+        (("hands", 0, "actions", 0), [2, {"type": "pass"}], "with a seat below 2, got \\[2, "),
+        (("hands", 0, "actions"), {"0": "pass"}, "a hand's actions must be a list"),
         (("hands", 0, "actions", 0), [0, {"type": "fold"}], "unknown action type 'fold'"),
         (("hands", 0, "dealer"), 2, "bad seed or dealer"),
         (("hands", 0, "seed"), "7", "bad seed or dealer"),

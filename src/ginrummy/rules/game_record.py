@@ -8,13 +8,12 @@ reads either.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .actions import ActionError, GameAction, game_action_from_json
 from .hand import IllegalActionError
-from .record import RecordError
+from .record import RecordError, canonical_text, record_json, recorded_actions
 from .variants import Rules, RulesError
 
 __all__ = ["GameHandRecord", "GameRecord", "dumps_game", "loads_game", "replay_hands"]
@@ -46,18 +45,7 @@ class GameHandRecord:
         if not isinstance(data, dict):
             raise RecordError(f"a hand record must be an object, got {data!r}")
         try:
-            actions = []
-            for item in data["actions"]:
-                if not (
-                    isinstance(item, list)
-                    and len(item) == 2
-                    and type(item[0]) is int
-                    and 0 <= item[0] < seats
-                ):
-                    raise RecordError(
-                        f"an action entry must be [seat, action] with a seat below {seats}, got {item!r}"
-                    )
-                actions.append((item[0], game_action_from_json(item[1])))
+            actions = recorded_actions(data["actions"], seats, game_action_from_json)
             seeds, dealer = data["seeds"], data["dealer"]
             if not (isinstance(seeds, list) and seeds and all(type(s) is int for s in seeds)):
                 raise RecordError(f"a hand record's seeds must be a list of whole numbers, got {seeds!r}")
@@ -66,7 +54,7 @@ class GameHandRecord:
             result = data.get("result")
             if result is not None and not isinstance(result, dict):
                 raise RecordError(f"a hand's result must be an object or null, got {result!r}")
-            return cls(tuple(seeds), dealer, tuple(actions), result)
+            return cls(tuple(seeds), dealer, actions, result)
         except KeyError as exc:
             raise RecordError(f"hand record is missing {exc.args[0]!r}") from None
         except ActionError as exc:
@@ -140,16 +128,12 @@ class GameRecord:
 
 def dumps_game(record: GameRecord) -> str:
     """A game record as canonical JSON text."""
-    return json.dumps(record.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return canonical_text(record.to_json())
 
 
 def loads_game(text: str | bytes) -> GameRecord:
     """A game record from JSON text; `dumps_game(loads_game(x)) == x` for text `dumps_game` wrote."""
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise RecordError(f"record is not valid JSON: {exc}") from None
-    return GameRecord.from_json(data)
+    return GameRecord.from_json(record_json(text))
 
 
 class _Replayable(Protocol):

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .actions import Action, ActionError, action_from_json
 from .variants import Rules, RulesError
@@ -15,8 +16,38 @@ FORMAT = "ginrummy-match"
 VERSION = 1
 
 
+A = TypeVar("A")
+
+
 class RecordError(ValueError):
     """Text that is not a match record."""
+
+
+def recorded_actions(items: Any, seats: int, parse: Callable[[Any], A]) -> tuple[tuple[int, A], ...]:
+    """A hand record's `[seat, action]` entries, each action read by `parse` (any record format)."""
+    if not isinstance(items, list):
+        raise RecordError(f"a hand's actions must be a list, got {items!r}")
+    actions = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 2 and type(item[0]) is int and 0 <= item[0] < seats):
+            raise RecordError(
+                f"an action entry must be [seat, action] with a seat below {seats}, got {item!r}"
+            )
+        actions.append((item[0], parse(item[1])))
+    return tuple(actions)
+
+
+def canonical_text(data: Any) -> str:
+    """JSON text with sorted keys and fixed spacing: equal records give equal text."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def record_json(text: str | bytes) -> Any:
+    """The JSON of a record's text; `RecordError` if it is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise RecordError(f"record is not valid JSON: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,17 +72,11 @@ class HandRecord:
         if not isinstance(data, dict):
             raise RecordError(f"a hand record must be an object, got {data!r}")
         try:
-            actions = []
-            for item in data["actions"]:
-                if not (
-                    isinstance(item, list) and len(item) == 2 and type(item[0]) is int and item[0] in (0, 1)
-                ):
-                    raise RecordError(f"an action entry must be [seat, action], got {item!r}")
-                actions.append((int(item[0]), action_from_json(item[1])))
+            actions = recorded_actions(data["actions"], 2, action_from_json)
             seed, dealer = data["seed"], data["dealer"]
             if type(seed) is not int or type(dealer) is not int or dealer not in (0, 1):
                 raise RecordError(f"bad seed or dealer in hand record: {seed!r}, {dealer!r}")
-            return cls(seed, dealer, tuple(actions), data.get("result"))
+            return cls(seed, dealer, actions, data.get("result"))
         except KeyError as exc:
             raise RecordError(f"hand record is missing {exc.args[0]!r}") from None
         except ActionError as exc:
@@ -104,13 +129,9 @@ class MatchRecord:
 
 def dumps(record: MatchRecord) -> str:
     """A record as canonical JSON text."""
-    return json.dumps(record.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return canonical_text(record.to_json())
 
 
 def loads(text: str | bytes) -> MatchRecord:
     """A record from JSON text; `dumps(loads(x)) == x` for text that `dumps` wrote."""
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise RecordError(f"record is not valid JSON: {exc}") from None
-    return MatchRecord.from_json(data)
+    return MatchRecord.from_json(record_json(text))
