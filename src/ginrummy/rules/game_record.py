@@ -8,15 +8,17 @@ reads either.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .actions import ActionError, GameAction, game_action_from_json
 from .hand import IllegalActionError
+from .match import deal_seed
 from .record import RecordError, canonical_text, record_json, recorded_actions
 from .variants import Rules, RulesError
 
-__all__ = ["GameHandRecord", "GameRecord", "dumps_game", "loads_game", "replay_hands"]
+__all__ = ["GameHandRecord", "GameRecord", "dumps_game", "loads_game", "replay_hands", "replayed"]
 
 FORMAT = "ginrummy-game"
 VERSION = 1
@@ -172,3 +174,20 @@ def replay_hands(game: _Replayable, record: GameRecord) -> None:
     result = game.result
     if record.result is not None and (result is None or result.to_json() != record.result):
         raise ValueError("the game does not end as recorded")
+
+
+G = TypeVar("G", bound=_Replayable)
+
+
+def replayed(record: GameRecord, make: Callable[..., G], seeds: Sequence[int]) -> G:
+    """A game made by `make` (a table game's class) dealt from `seeds`, the record's deals in
+    order, then from the record's own seed, with the record's first dealer, and every recorded
+    action replayed and checked (`replay_hands`)."""
+
+    def source(index: int) -> int:
+        return seeds[index] if index < len(seeds) else deal_seed(record.seed, index)
+
+    first = record.hands[0].dealer if record.hands else None
+    game = make(record.rules, seed=record.seed, seed_source=source, first_dealer=first)
+    replay_hands(game, record)
+    return game

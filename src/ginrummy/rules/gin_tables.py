@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .actions import Action, GameAction, LayMeld, LayOff
-from .game_record import GameHandRecord, GameRecord, replay_hands
+from .game_record import GameHandRecord, GameRecord, replayed
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult, table_hand_view
 from .hand import Hand, HandResult, NotYourTurnError
 from .match import MatchOverError, deal_seed
@@ -309,15 +309,7 @@ class ThreeGin:
     @classmethod
     def from_record(cls, record: GameRecord) -> ThreeGin:
         """Replay a record into a match in the same state; raise `ValueError` if it disagrees."""
-        seeds = [h.seeds[0] for h in record.hands]
-
-        def source(index: int) -> int:
-            return seeds[index] if index < len(seeds) else deal_seed(record.seed, index)
-
-        first = record.hands[0].dealer if record.hands else None
-        game = cls(record.rules, seed=record.seed, seed_source=source, first_dealer=first)
-        replay_hands(game, record)
-        return game
+        return replayed(record, cls, [h.seeds[0] for h in record.hands])
 
     def __repr__(self) -> str:
         return f"<ThreeGin hand={len(self.hands)} scores={self.scores} over={self.is_over}>"
@@ -580,17 +572,9 @@ class TeamGin:
     @classmethod
     def from_record(cls, record: GameRecord) -> TeamGin:
         """Replay a record into a match in the same state; raise `ValueError` if it disagrees."""
-        seeds = [seed for h in record.hands for seed in h.seeds]
         if any(len(h.seeds) != 2 for h in record.hands):
             raise ValueError("every team Gin round has two seeds, one per hand")
-
-        def source(index: int) -> int:
-            return seeds[index] if index < len(seeds) else deal_seed(record.seed, index)
-
-        first = record.hands[0].dealer if record.hands else None
-        game = cls(record.rules, seed=record.seed, seed_source=source, first_dealer=first)
-        replay_hands(game, record)
-        return game
+        return replayed(record, cls, [seed for h in record.hands for seed in h.seeds])
 
     def __repr__(self) -> str:
         return f"<TeamGin round={len(self.rounds)} scores={self.scores} over={self.is_over}>"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import GameAction
-from .game_record import GameHandRecord, GameRecord, replay_hands
+from .game_record import GameHandRecord, GameRecord, replayed
 from .hand import NotYourTurnError
 from .match import MatchOverError, deal_seed
 from .rummy import RummyHand, RummyHandResult
@@ -228,15 +228,7 @@ class RummyGame:
     @classmethod
     def from_record(cls, record: GameRecord) -> RummyGame:
         """Replay a record into a game in the same state; raise `ValueError` if it disagrees."""
-        seeds = [h.seeds[0] for h in record.hands]
-
-        def source(index: int) -> int:
-            return seeds[index] if index < len(seeds) else deal_seed(record.seed, index)
-
-        first = record.hands[0].dealer if record.hands else None
-        game = cls(record.rules, seed=record.seed, seed_source=source, first_dealer=first)
-        replay_hands(game, record)
-        return game
+        return replayed(record, cls, [h.seeds[0] for h in record.hands])
 
     def __repr__(self) -> str:
         return f"<RummyGame hand={len(self.hands)} scores={self.scores} over={self.is_over}>"
