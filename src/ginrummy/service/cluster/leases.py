@@ -43,6 +43,8 @@ class LeaseKeeper:
         self.held: dict[str, Lease] = {}
         self._changed: set[str] = set()  # claimed or released while a renewal was under way
         self._renewed_at = clock()
+        # When each lease claimed since the last renewal was claimed (a claim extends it too).
+        self._claimed_at: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -60,39 +62,48 @@ class LeaseKeeper:
                 with contextlib.suppress(StoreError):
                     await self.store.release_lease(lease)
         self.held.clear()
+        self._claimed_at.clear()
 
     def lease(self, name: str) -> Lease | None:
         return self.held.get(name)
 
     def fresh(self, name: str) -> Lease | None:
-        """The lease `name` if held and renewed less than its length ago by this process's clock.
+        """The lease `name` if held and renewed (or claimed) less than its length ago by this process's clock.
 
         A process paused past its leases (SIGSTOP, a long stall) still lists them until its next
         heartbeat finds them gone: this refuses them at once, before anything is done under them.
         """
         lease = self.held.get(name)
-        if lease is None or self.clock() - self._renewed_at >= self.ttl:
+        if lease is None:
+            return None
+        since = max(self._renewed_at, self._claimed_at.get(name, self._renewed_at))
+        if self.clock() - since >= self.ttl:
             return None
         return lease
 
     async def claim(self, name: str) -> Lease:
         """Take the lease `name` (or keep it); the lease as it stands says who holds it."""
+        started = self.clock()
         lease = await self.store.claim_lease(name, self.owner, self.ttl)
         if lease.owner == self.owner:
             self.held[name] = lease
+            self._claimed_at[name] = started
             self._changed.add(name)
         return lease
 
     async def adopt(self, prefix: str, limit: int) -> list[Lease]:
         """Take over up to `limit` leases named `prefix`... that their holders let run out."""
+        started = self.clock()
         taken = await self.store.claim_expired(self.owner, self.ttl, prefix, limit)
         for lease in taken:
             self.held[lease.name] = lease
+            self._claimed_at[lease.name] = started
             self._changed.add(lease.name)
         return taken
 
     async def release(self, name: str) -> None:
         lease = self.held.pop(name, None)
+        self._claimed_at.pop(name, None)
         self._changed.add(name)
         if lease is not None:
             with contextlib.suppress(StoreError):
@@ -111,6 +122,7 @@ class LeaseKeeper:
                 self._lose([name for name in self.held if name not in self._changed])
             return
         self._renewed_at = started
+        self._claimed_at = {name: at for name, at in self._claimed_at.items() if at > started}
         lost = [name for name in self.held if name not in renewed and name not in self._changed]
         for name, lease in renewed.items():
             if name in self.held and name not in self._changed:
@@ -120,6 +132,7 @@ class LeaseKeeper:
     def _lose(self, names: list[str]) -> None:
         for name in names:
             self.held.pop(name, None)
+            self._claimed_at.pop(name, None)
             log.warning("lease %s was lost: another server took it over", name)
             try:
                 self.on_lost(name)
