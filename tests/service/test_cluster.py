@@ -68,7 +68,9 @@ def run_cluster(
                 service = GameService(
                     SqlStore(postgres_url), ServiceConfig(robot_delay=0.0, restore_seconds=0), secret="s" * 32
                 )
-                options = {"lease_seconds": 1.0, "heartbeat": 0.25, "call_timeout": 2.0, **cluster}
+                # Leases last 10 s unless a test needs them to run out (a killed owner): 1 s
+                # leases renewed every 0.25 s can lapse on a loaded machine.
+                options = {"lease_seconds": 10.0, "heartbeat": 0.25, "call_timeout": 2.0, **cluster}
                 node = ClusterNode(service, RedisBus(redis_url), ClusterConfig(name=name, **options))
                 await service.start()
                 await node.start()
@@ -208,7 +210,7 @@ def test_a_killed_owners_match_moves_and_the_stale_owner_cannot_append(
         assert after[: len(before)] == before and {epoch for _, epoch in after[len(before) :]} == {2}
         assert [seq for seq, _ in after] == list(range(1, len(after) + 1))
 
-    run_cluster(postgres_url, redis_server.url, body)
+    run_cluster(postgres_url, redis_server.url, body, lease_seconds=1.0)
 
 
 def test_a_graceful_shutdown_hands_the_match_over_without_waiting_for_the_lease(

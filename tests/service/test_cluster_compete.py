@@ -29,8 +29,10 @@ def run_nodes(
     postgres_url: str,
     redis_url: str,
     body: Callable[[list[Node]], Awaitable[None]],
-    lease_seconds: float = 1.0,
+    lease_seconds: float = 10.0,
 ) -> None:
+    """Two processes on one database and one Redis. Leases last 10 s unless a test needs them to
+    run out (a killed process): 1 s leases renewed every 0.25 s can lapse on a loaded machine."""
     async def main() -> None:
         nodes: list[Node] = []
         try:
@@ -134,7 +136,7 @@ def test_a_killed_pool_process_is_replaced_and_the_pages_join_again(
         # The killed process's pool (as it was when it stopped) pairs nobody: it runs no wave.
         assert all(seek.match_id is None for seek in owner.pool.by_guest.values())
 
-    run_nodes(postgres_url, redis_server.url, body)
+    run_nodes(postgres_url, redis_server.url, body, lease_seconds=1.0)
 
 
 def test_a_pairing_made_just_before_the_pool_process_dies_is_told_when_the_pages_join_again(
@@ -157,7 +159,7 @@ def test_a_pairing_made_just_before_the_pool_process_dies_is_told_when_the_pages
             assert (await survivor.wait_for_pairing(guest, 0.1))["match_id"] == match_id
         assert (await survivor.seek(cid, POOL))["state"] == "waiting"  # nobody else is sent anywhere
 
-    run_nodes(postgres_url, redis_server.url, body)
+    run_nodes(postgres_url, redis_server.url, body, lease_seconds=1.0)
 
 
 class Page:
@@ -267,7 +269,7 @@ def test_an_arenas_joins_on_both_processes_are_paired_once_and_it_moves_when_its
         found = await a.store.get_tournament(arena.id)
         assert found is not None and found.status == "started"
 
-    run_nodes(postgres_url, redis_server.url, body)
+    run_nodes(postgres_url, redis_server.url, body, lease_seconds=1.0)
 
 
 def test_a_graceful_shutdown_hands_the_pool_and_a_tournament_over_without_waiting_for_the_leases(
