@@ -33,6 +33,7 @@ def run_nodes(
 ) -> None:
     """Two processes on one database and one Redis. Leases last 10 s unless a test needs them to
     run out (a killed process): 1 s leases renewed every 0.25 s can lapse on a loaded machine."""
+
     async def main() -> None:
         nodes: list[Node] = []
         try:
