@@ -10,7 +10,9 @@ from typing import Any
 
 from server_helpers import Guest, Table, live_server, new_guest, run, test_settings
 
-from ginrummy.rules import Match, MatchRecord
+from ginrummy.rules import Match, MatchRecord, parse_cards
+from ginrummy.rules.cards import CARDS
+from ginrummy.rules.masks import deadwood_after_discards
 
 CARD = re.compile(r'"(?:10|[A2-9TJQK])[CDHS]"')
 
@@ -93,6 +95,11 @@ def _choose(view: dict[str, Any], *, knock: bool) -> dict[str, Any]:
     for kind in ({"type": "pass"}, {"type": "draw", "source": "stock"}):
         if kind in legal:
             return kind
+    if knock:  # throw the card that leaves the least deadwood, so that a knock comes soon
+        discards = {a["card"] for a in legal if a["type"] == "discard"}
+        after = deadwood_after_discards(parse_cards(view["hand"]).mask)
+        _, card = min((left, str(CARDS[c])) for c, left in after if str(CARDS[c]) in discards)
+        return {"type": "discard", "card": card}
     # Throw back the card just drawn from the stock (the hand never improves: it goes void).
     drawn = view["history"][-1].get("card")
     discard = {"type": "discard", "card": drawn}
