@@ -18,6 +18,9 @@ import httpx
 import uvicorn
 import websockets
 
+from ginrummy.rules import parse_cards
+from ginrummy.rules.cards import CARDS
+from ginrummy.rules.masks import deadwood_after_discards
 from ginrummy.server import Settings, create_app
 
 COOKIE = "gr_guest"
@@ -238,3 +241,12 @@ def pick(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """A random legal action, but knock or go gin whenever allowed (so matches end sooner)."""
     enders = [a for a in legal if a["type"] in ("knock", "big_gin")]
     return rng.choice(enders) if enders else rng.choice(legal)
+
+
+def least_deadwood_discard(view: dict[str, Any]) -> dict[str, Any]:
+    """The legal discard of a view (as JSON) that leaves the least deadwood, so a scripted match
+    ends in a few hands instead of going void hand after hand."""
+    discards = {a["card"] for a in view["legal"] if a["type"] == "discard"}
+    after = deadwood_after_discards(parse_cards(view["hand"]).mask)
+    _, card = min((left, str(CARDS[c])) for c, left in after if str(CARDS[c]) in discards)
+    return {"type": "discard", "card": card}

@@ -20,13 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import expect
-from server_helpers import COOKIE, live_server, pick, test_settings
+from server_helpers import COOKIE, least_deadwood_discard, live_server, pick, test_settings
 from test_browser import SHOWDOWN_WATCH, WAIT, TablePlayer, new_context, shot, table_state, watch
 from websockets.sync.client import connect
-
-from ginrummy.rules import parse_cards
-from ginrummy.rules.cards import CARDS
-from ginrummy.rules.masks import deadwood_after_discards
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -153,12 +149,11 @@ def _quick_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """Knock or go Gin when allowed, else throw the card that leaves the least deadwood (so that a
     match played over the sockets ends in a few hands); any other move at random."""
     legal = view["legal"]
-    discards = {a["card"] for a in legal if a["type"] == "discard"}
-    if not discards or any(a["type"] in ("knock", "big_gin") for a in legal):
+    if any(a["type"] in ("knock", "big_gin") for a in legal) or not any(
+        a["type"] == "discard" for a in legal
+    ):
         return pick(legal, rng)
-    after = deadwood_after_discards(parse_cards(view["hand"]).mask)
-    _, card = min((left, str(CARDS[c])) for c, left in after if str(CARDS[c]) in discards)
-    return {"type": "discard", "card": card}
+    return least_deadwood_discard(view)
 
 
 def reach_the_end(page: Page) -> None:

@@ -8,11 +8,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from server_helpers import Guest, Table, live_server, new_guest, run, test_settings
+from server_helpers import Guest, Table, least_deadwood_discard, live_server, new_guest, run, test_settings
 
-from ginrummy.rules import Match, MatchRecord, parse_cards
-from ginrummy.rules.cards import CARDS
-from ginrummy.rules.masks import deadwood_after_discards
+from ginrummy.rules import Match, MatchRecord
 
 CARD = re.compile(r'"(?:10|[A2-9TJQK])[CDHS]"')
 
@@ -96,10 +94,7 @@ def _choose(view: dict[str, Any], *, knock: bool) -> dict[str, Any]:
         if kind in legal:
             return kind
     if knock:  # throw the card that leaves the least deadwood, so that a knock comes soon
-        discards = {a["card"] for a in legal if a["type"] == "discard"}
-        after = deadwood_after_discards(parse_cards(view["hand"]).mask)
-        _, card = min((left, str(CARDS[c])) for c, left in after if str(CARDS[c]) in discards)
-        return {"type": "discard", "card": card}
+        return least_deadwood_discard(view)
     # Throw back the card just drawn from the stock (the hand never improves: it goes void).
     drawn = view["history"][-1].get("card")
     discard = {"type": "discard", "card": drawn}
