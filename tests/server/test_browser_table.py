@@ -148,12 +148,10 @@ def _play_out(sockets: list[Any], rng: random.Random) -> None:
 def _quick_move(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """Knock or go Gin when allowed, else throw the card that leaves the least deadwood (so that a
     match played over the sockets ends in a few hands); any other move at random."""
-    legal = view["legal"]
-    if any(a["type"] in ("knock", "big_gin") for a in legal) or not any(
-        a["type"] == "discard" for a in legal
-    ):
-        return pick(legal, rng)
-    return least_deadwood_discard(view)
+    kinds = {a["type"] for a in view["legal"]}
+    if "discard" in kinds and not kinds & {"knock", "big_gin"}:
+        return least_deadwood_discard(view)
+    return pick(view["legal"], rng)
 
 
 def reach_the_end(page: Page) -> None:

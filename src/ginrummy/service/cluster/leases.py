@@ -76,8 +76,8 @@ class LeaseKeeper:
         lease = self.held.get(name)
         if lease is None:
             return None
-        since = max(self._renewed_at, self._claimed_at.get(name, self._renewed_at))
-        if self.clock() - since >= self.ttl:
+        # A claim kept here is newer than the last renewal (a renewal drops the older ones).
+        if self.clock() - self._claimed_at.get(name, self._renewed_at) >= self.ttl:
             return None
         return lease
 
