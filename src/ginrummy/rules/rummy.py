@@ -21,7 +21,7 @@ from typing import Any, Literal, NamedTuple
 from .actions import DISCARDS, DRAW_DISCARD, DRAW_STOCK, Discard, Draw, GameAction, LayMeld, LayOff
 from .cards import CARDS, Card, CardSet
 from .hand import IllegalActionError, NotYourTurnError, deal_order
-from .rummy_melds import _attachable, _deadwood_mask, _is_meld_mask, _melds_mask, rummy_hand_points
+from .rummy_melds import attachable_mask, deadwood_of_mask, is_meld_mask, melds_of_mask, rummy_hand_points
 from .variants import Rules, RulesError
 
 __all__ = [
@@ -189,7 +189,7 @@ class RummyHand:
         ace = self.rules.ace
         hand = self.hands[self.to_act]
         actions = []
-        for meld in _melds_mask(hand, ace):
+        for meld in melds_of_mask(hand, ace):
             if self._may_leave(hand & ~meld):
                 actions.append(LayMeld(CardSet.from_mask(meld)))
         spots = self.spots
@@ -246,7 +246,7 @@ class RummyHand:
             cards = action.cards
             if cards.mask & ~hand:
                 raise IllegalActionError(f"{cards - CardSet.from_mask(hand)} not in your hand")
-            if not _is_meld_mask(cards.mask, ace):
+            if not is_meld_mask(cards.mask, ace):
                 raise IllegalActionError(
                     f"{cards} is not a meld: lay three or four cards of a rank, or three or more "
                     f"in sequence in one suit (ace {_ACE_WORDS[ace]})"
@@ -264,7 +264,7 @@ class RummyHand:
                     + (f", numbered 0 to {len(self.table) - 1}" if self.table else "")
                 )
             meld = self.table[action.meld]
-            if not _is_meld_mask(meld | 1 << card.index, ace):
+            if not is_meld_mask(meld | 1 << card.index, ace):
                 raise IllegalActionError(
                     f"{card} does not fit table meld {action.meld} ({CardSet.from_mask(meld)})"
                 )
@@ -327,7 +327,7 @@ class RummyHand:
             self.table.append(mask)
             self.owners.append(me)
             self.added.append([])
-            self.spots.append(_attachable(mask, self.rules.ace))
+            self.spots.append(attachable_mask(mask, self.rules.ace))
             self.laid_now = True
             self.steps.append(RummyStep(me, action, None))
             if not self.hands[me]:
@@ -339,7 +339,7 @@ class RummyHand:
             self.known[me] &= ~bit
             self.table[action.meld] |= bit
             self.added[action.meld].append((action.card.index, me))
-            self.spots[action.meld] = _attachable(self.table[action.meld], self.rules.ace)
+            self.spots[action.meld] = attachable_mask(self.table[action.meld], self.rules.ace)
             self.laid_now = True
             self.steps.append(RummyStep(me, action, None))
             if not self.hands[me]:
@@ -388,7 +388,7 @@ class RummyHand:
 
     def deadwood_of(self, seat: int) -> int:
         """The least points `seat` would keep after laying every meld it holds."""
-        return _deadwood_mask(self.hands[seat], self.rules.ace)
+        return deadwood_of_mask(self.hands[seat], self.rules.ace)
 
     def cards_in_play(self) -> int:
         """Count of cards in hands, on the table, in the stock and the discard pile (always 52)."""

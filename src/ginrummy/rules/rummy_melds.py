@@ -24,6 +24,11 @@ __all__ = [
     "rummy_layoff_fits",
     "rummy_hand_points",
     "rummy_least_left",
+    # The mask forms the Rummy table (rules.rummy) plays on: 52-bit ints, as in rules.masks.
+    "is_meld_mask",
+    "deadwood_of_mask",
+    "melds_of_mask",
+    "attachable_mask",
 ]
 
 AceRank = Literal["low", "high", "either"]
@@ -80,10 +85,10 @@ def is_rummy_meld(cards: CardSet | Iterable[CardLike] | str, ace: AceRank = "low
     >>> is_rummy_meld("QH KH AH"), is_rummy_meld("QH KH AH", "high"), is_rummy_meld("KH AH 2H", "either")
     (False, True, False)
     """
-    return _is_meld_mask(as_mask(cards), ace)
+    return is_meld_mask(as_mask(cards), ace)
 
 
-def _is_meld_mask(mask: int, ace: str) -> bool:
+def is_meld_mask(mask: int, ace: str) -> bool:
     if mask.bit_count() < 3:
         return False
     c0 = mask & SUIT_BITS
@@ -109,10 +114,10 @@ def rummy_deadwood(cards: CardSet | Iterable[CardLike] | str, ace: AceRank = "lo
     >>> rummy_deadwood("QH KH AH 5C", "low"), rummy_deadwood("QH KH AH 5C", "high")
     (26, 5)
     """
-    return _deadwood_mask(as_mask(cards), ace)
+    return deadwood_of_mask(as_mask(cards), ace)
 
 
-def _deadwood_mask(mask: int, ace: str) -> int:
+def deadwood_of_mask(mask: int, ace: str) -> int:
     suits = [mask >> (13 * s) & SUIT_BITS for s in range(4)]
     c0, c1, c2, c3 = suits
     sets = (c0 & c1 & (c2 | c3)) | ((c0 | c1) & c2 & c3)
@@ -148,10 +153,10 @@ def rummy_melds(cards: CardSet | Iterable[CardLike] | str, ace: AceRank = "low")
     >>> [str(m) for m in rummy_melds("7C 7D 7H 8H 9H")]
     ['7C 7D 7H', '7H 8H 9H']
     """
-    return [CardSet.from_mask(m) for m in _melds_mask(as_mask(cards), ace)]
+    return [CardSet.from_mask(m) for m in melds_of_mask(as_mask(cards), ace)]
 
 
-def _melds_mask(mask: int, ace: str) -> list[int]:
+def melds_of_mask(mask: int, ace: str) -> list[int]:
     result: list[int] = []
     c0 = mask & SUIT_BITS
     c1 = mask >> 13 & SUIT_BITS
@@ -197,7 +202,7 @@ def rummy_layoff_fits(card: CardLike, meld: CardSet | Iterable[CardLike] | str, 
     """Whether `card` may be added to the table meld `meld` (the fourth of a set, or a run's next card)."""
     bit = as_mask([card])
     mask = as_mask(meld)
-    return not mask & bit and _is_meld_mask(mask | bit, ace)
+    return not mask & bit and is_meld_mask(mask | bit, ace)
 
 
 def rummy_layoff_cards(meld: CardSet | Iterable[CardLike] | str, ace: AceRank = "low") -> CardSet:
@@ -207,7 +212,7 @@ def rummy_layoff_cards(meld: CardSet | Iterable[CardLike] | str, ace: AceRank = 
     >>> str(rummy_layoff_cards("6H 7H 8H")), str(rummy_layoff_cards("QH KH AH", "high"))
     ('5H 9H', 'JH')
     """
-    return CardSet.from_mask(_attachable(as_mask(meld), ace))
+    return CardSet.from_mask(attachable_mask(as_mask(meld), ace))
 
 
 def rummy_least_left(
@@ -224,7 +229,7 @@ def rummy_least_left(
     return _least_left_mask(as_mask(cards), tuple(as_mask(m) for m in table), ace)
 
 
-def _attachable(meld: int, ace: str) -> int:
+def attachable_mask(meld: int, ace: str) -> int:
     """The cards that may be laid off on `meld`: a set's missing suit, a run's next cards."""
     c = [meld >> (13 * s) & SUIT_BITS for s in range(4)]
     suits = [s for s in range(4) if c[s]]
@@ -260,7 +265,7 @@ def _layoff_closure(hand: int, table: tuple[int, ...], ace: str) -> int:
     run (it may make room for the next card) than on the set (which takes only it).
     """
     melds = list(table)
-    spots = [_attachable(m, ace) for m in melds]
+    spots = [attachable_mask(m, ace) for m in melds]
     is_run = [sum(1 for s in range(4) if m >> 13 * s & SUIT_BITS) == 1 for m in melds]
     left = hand
     while left:
@@ -277,15 +282,15 @@ def _layoff_closure(hand: int, table: tuple[int, ...], ace: str) -> int:
         bit = spots[chosen] & fitting
         bit &= -bit
         melds[chosen] |= bit
-        spots[chosen] = _attachable(melds[chosen], ace)
+        spots[chosen] = attachable_mask(melds[chosen], ace)
         left ^= bit
     return left
 
 
 def _least_left_mask(hand: int, table: tuple[int, ...], ace: str) -> int:
     if not table:
-        return _deadwood_mask(hand, ace)
-    melds = _melds_mask(hand, ace)
+        return deadwood_of_mask(hand, ace)
+    melds = melds_of_mask(hand, ace)
     best = _points(_layoff_closure(hand, table, ace))
 
     def search(start: int, remaining: int) -> None:
