@@ -75,7 +75,8 @@ export class Analysis {
     if (s.status === "none" || s.status === "failed") {
       el.replaceChildren(
         title,
-        s.status === "failed" ? h("p", { class: "analysis-error", id: "analysis-error" }, t("analysis.failed")) : null,
+        // replaceChildren writes a null as the text "null": nothing is an empty string.
+        s.status === "failed" ? h("p", { class: "analysis-error", id: "analysis-error" }, t("analysis.failed")) : "",
         h("p", { class: "analysis-about" }, t("analysis.about")),
         h(
           "button",
@@ -158,7 +159,7 @@ export class Analysis {
     }
     el.replaceChildren(
       h("p", {}, ...parts.flatMap((p, i) => (i ? [" · ", p] : [p]))),
-      d.why && d.why.length ? h("p", { class: "why" }, t("analysis.why", { reason: reasonText(d.why) })) : null,
+      d.why && d.why.length ? h("p", { class: "why" }, t("analysis.why", { reason: reasonText(d.why) })) : "",
     );
   }
 
