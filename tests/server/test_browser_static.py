@@ -151,6 +151,22 @@ def test_every_string_the_pages_ask_for_is_in_the_catalogue(lang: str) -> None:
     assert missing == []
 
 
+def test_one_word_for_one_thing_in_vietnamese() -> None:
+    # A computer player is "Máy" on every page; "Robot" crept into one tournament line once.
+    vi = catalogue("vi")
+    assert sorted(k for k, text in vi.items() if re.search(r"\brobot\b", text, re.IGNORECASE)) == []
+    assert "Máy" in vi["tournament.robots"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_invitation_says_what_the_friend_does(lang: str) -> None:
+    # The friend opens the link, gives a name and presses the join button: the copy names that
+    # button (it once said the match starts as soon as the link is opened).
+    strings = catalogue(lang)
+    for key in ("home.friend_hint", "tables.share_link"):
+        assert strings["room.join"] in strings[key], (key, strings[key])
+
+
 def test_cards_read_the_local_way() -> None:
     en, vi = catalogue("en"), catalogue("vi")
     # Ten is written "10", never "T"; Vietnamese players read J Q K A and bích/cơ/rô/chuồn.

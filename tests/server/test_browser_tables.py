@@ -306,6 +306,9 @@ def test_three_friends_and_a_robot_play_rummy_to_the_end_then_three_player_gin(
     for guest in guests:
         expect(guest.page.locator("#hand .card")).to_have_count(7, timeout=WAIT)
         expect(guest.page.locator("#others .seat.other")).to_have_count(3)
+    # Each game's own keys: Rummy lays melds and goes out, and has no pass and no knock.
+    keys = page.inner_text("#keys-help")
+    assert "M lay" in keys and "O go out" in keys and "knock" not in keys and "pass" not in keys, keys
     play_until_the_end(guests)
     assert {"drag", "keys", "fits"} <= set().union(*(g.done for g in guests))
     rummy_id = ann.match_id()
@@ -325,6 +328,9 @@ def test_three_friends_and_a_robot_play_rummy_to_the_end_then_three_player_gin(
     link = create_room(page)
     bea.join(link)
     cai.join(link)
+    page.wait_for_selector("#table[data-game='gin3']")
+    keys = page.inner_text("#keys-help")
+    assert "K knock" in keys and "P pass" in keys and "M lay" not in keys and "go out" not in keys, keys
     hands_seen = set()
     for _ in range(4000):
         looks = [g.look() for g in guests]
@@ -385,6 +391,57 @@ def test_friends_take_the_seats_by_the_link_and_each_page_sees_only_its_own_card
     assert {"drag", "keys", "fits"} <= set().union(*(g.done for g in guests))
     shot(cai.page, artifacts_dir, "rummy-375-en.png")
     assert cross_check(guests) > 10
+    for guest in guests:
+        assert guest.errors == [], guest.errors
+        guest.close()
+
+
+# What a team Gin page says about turns: its status line, each seat's turn badge, the note about the
+# two hands, and whether a team's name in the scoreboard is cut.
+TEAM_LOOK = """() => ({
+  status: document.getElementById('status').textContent,
+  badges: [...document.querySelectorAll('#others .badge.turn')].map((b) => b.textContent),
+  note: (() => { const n = document.getElementById('both-hands'); return n && n.offsetParent ? n.textContent : ''; })(),
+  cut: [...document.querySelectorAll('#scoreboard .score-name')].filter((el) => el.scrollWidth > el.clientWidth + 1)
+    .map((el) => el.textContent),
+})"""
+
+
+def test_team_gin_says_whose_turn_at_which_hand(browser: Browser, url: str, artifacts_dir: Path) -> None:
+    ann = Guest(browser, url, "Ann")
+    bea = Guest(browser, url, "Bea", phone=True)
+    guests = [ann, bea]
+    page = ann.page
+    page.goto("/")
+    page.wait_for_selector("#main:not([data-loading])")
+    page.select_option("#room-game", "gin4_teams")
+    page.select_option("#room-target", "25")
+    page.select_option("#turn-seconds", "0")
+    expect(page.locator("#seat-choices select")).to_have_count(3)
+    page.select_option("#seat-1", "novice")
+    page.select_option("#seat-2", "friend")  # Ann's partner
+    page.select_option("#seat-3", "novice")
+    bea.join(create_room(page))
+    badges: set[str] = set()
+    noted = [False, False]  # each page has said that both hands are played at once
+    for _ in range(400):
+        looks = [g.page.evaluate(TEAM_LOOK) for g in guests]
+        for k, look in enumerate(looks):
+            noted[k] = noted[k] or "played at once" in look["note"]
+            # One hand's line: one opponent's name, never a name from each hand joined by "&".
+            assert "&" not in look["status"], look["status"]
+            assert look["cut"] == [], look["cut"]
+            badges |= set(look["badges"])
+        if any(g.look()["showdown"] for g in guests):
+            break
+        moved = False
+        for guest in guests:
+            moved = guest.act() or moved
+        if not moved:
+            page.wait_for_timeout(50)
+    assert badges and badges <= {"Their turn, at your hand", "Their turn, at the other hand"}, badges
+    assert noted == [True, True]
+    shot(bea.page, artifacts_dir, "team-gin-375-en.png")
     for guest in guests:
         assert guest.errors == [], guest.errors
         guest.close()

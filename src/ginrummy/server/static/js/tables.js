@@ -95,7 +95,6 @@ function fail(code, joinUrl) {
 }
 
 document.getElementById("scoreboard").setAttribute("aria-label", t("table.scores"));
-document.getElementById("keys-help").textContent = t("tables.keys_help");
 board.hand.renderSort();
 input.attach();
 reactions.attach();

@@ -36,6 +36,8 @@ export class TableBoard {
     table.dataset.hand = state.view ? String(state.view.hand_number) : "";
     table.dataset.seats = String(state.seats);
     table.classList.toggle("my-turn", state.myTurn());
+    // Each game's own keys: Rummy's melds, lay-offs and going out; Gin's pass and knock.
+    document.getElementById("keys-help").textContent = t(state.rummy ? "tables.keys_rummy" : "table.keys_help");
     this.seats.render();
     this.center.render();
     this.hand.render();

@@ -124,6 +124,7 @@ export class CenterView {
     el.hidden = false;
     el.replaceChildren(
       h("div", { class: "other-head" }, h("strong", {}, t("tables.other_hand", { a: state.nameOf(a), b: state.nameOf(b) }))),
+      h("p", { class: "other-note", id: "both-hands" }, t("tables.both_hands")),
       h(
         "div",
         { class: "other-body" },
@@ -153,9 +154,13 @@ export class CenterView {
       if (mine.phase === "draw") return t("table.your_draw", { card: top ? cardText(top) : "—" });
       return state.knockCards().length ? t("table.your_discard_knock") : t("table.your_discard");
     }
-    const acting = state.acting().filter((s) => s !== state.seat);
+    // Team Gin plays both hands of a deal at once: the line speaks of this seat's hand (the other
+    // hand has its own line), so one opponent's name, never a name from each hand joined.
+    const here = state.game === "gin4_teams" && state.mine() ? state.mine().players : null;
+    const acting = state.acting().filter((s) => s !== state.seat && (!here || here.includes(s)));
     if (!acting.length) return state.phase() === "over" ? t("tables.waiting_other_hand") : "";
-    return t("table.their_turn_named", { name: acting.map((s) => state.nameOf(s)).join(" & ") });
+    if (acting.length === 1) return t("table.their_turn_named", { name: state.nameOf(acting[0]) });
+    return t("tables.they_play_named", { names: acting.map((s) => state.nameOf(s)).join(", ") });
   }
 
   renderStatus() {

@@ -27,7 +27,8 @@ export class SeatsView {
       h(
         "div",
         { class: `score ${side === mine ? "mine" : "theirs"}`, dataset: { side } },
-        h("span", { class: "score-name" }, state.sideName(side)),
+        // A team's two names wrap onto two lines rather than being cut.
+        h("span", { class: state.sides()[side].length > 1 ? "score-name team" : "score-name" }, state.sideName(side)),
         h("span", { class: "score-value" }, formatNumber(scores[side] ?? 0)),
         h(
           "span",
@@ -67,6 +68,14 @@ export class SeatsView {
     if (state.game === "gin3" && v.dealer === seat) return t("tables.sits_out");
     if (state.rummy && v.dealer === seat) return t("tables.dealer");
     return null;
+  }
+
+  /** The turn badge of `seat`: in team Gin, at which of the two hands played at once. */
+  turnText(seat) {
+    const { state } = this;
+    if (state.game !== "gin4_teams") return t("table.their_turn");
+    const here = state.mine();
+    return here && here.players.includes(seat) ? t("tables.turn_your_hand") : t("tables.turn_other_hand");
   }
 
   renderOthers() {
@@ -117,7 +126,7 @@ export class SeatsView {
                   h("span", { class: "time" }),
                 )
               : null,
-            turn ? h("span", { class: "badge turn" }, t("table.their_turn")) : null,
+            turn ? h("span", { class: "badge turn" }, this.turnText(seat)) : null,
             turn && deadline && !p.autoplay
               ? h("span", { class: "clock", "aria-label": t("table.clock"), dataset: { deadline } })
               : null,
