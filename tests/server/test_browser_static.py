@@ -58,7 +58,7 @@ DYNAMIC_KEYS = (
     + [f"bots.declined.{r}" for r in DECLINE_REASONS]
     + [f"table.group_{g}" for g in ("run", "set", "deadwood")]
     + [f"table.sort_{m}" for m in ("melds", "suit", "rank")]
-    + [f"end.{b}" for b in ("game_bonus", "box_bonus", "shutout_bonus")]
+    + [f"end.{b}" for b in ("game_bonus", "box_bonus", "shutout_bonus", "aborted")]
     # js/rules.js: a note for each rule that differs from classic (the target is in the header).
     + ["rules.custom", "rule.big_gin_bonus.off"]
     + [f"rule.{name}" for name in RANGES if name != "target"]
