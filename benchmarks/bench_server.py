@@ -297,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
             "GINRUMMY_ROBOT_DELAY": "0",
             "GINRUMMY_RATE_LIMIT": "1000/1000",
             "GINRUMMY_HTTP_RATE_LIMIT": "0",
+            "GINRUMMY_RATED_SAME_ADDRESS": "1",
             # Every client comes from 127.0.0.1 here: lift the per-address socket limits.
             "GINRUMMY_SOCKETS": "8/100000",
             "GINRUMMY_SOCKET_OPENS": "100000/100000",

@@ -139,6 +139,7 @@ class Cluster:
             "GINRUMMY_NODE_NAME": server.name,
             "GINRUMMY_FORWARDED_ALLOW_IPS": "127.0.0.1",
             "GINRUMMY_HTTP_RATE_LIMIT": "0",
+            "GINRUMMY_RATED_SAME_ADDRESS": "1",  # every scripted player comes from 127.0.0.1
             "GINRUMMY_RATE_LIMIT": "1000/1000",
             "GINRUMMY_SOCKETS": "64/100000",
             "GINRUMMY_SOCKET_OPENS": "10000/10000",

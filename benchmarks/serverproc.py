@@ -60,6 +60,7 @@ def running_server(env: dict[str, str] | None = None, *, src: str | None = None)
         "GINRUMMY_DATA_DIR": str(tmp),
         "GINRUMMY_ROBOT_DELAY": "0",
         "GINRUMMY_HTTP_RATE_LIMIT": "0",
+        "GINRUMMY_RATED_SAME_ADDRESS": "1",  # every scripted player comes from 127.0.0.1
         "GINRUMMY_LOG_LEVEL": "warning",
         **(env or {}),
     }

@@ -27,7 +27,11 @@ COOKIE = "gr_guest"
 
 
 def test_settings(tmp_path: Path, **changes: Any) -> Settings:
-    """Settings for tests: a fresh SQLite file, robots without delay, generous rate limit."""
+    """Settings for tests: a fresh SQLite file, robots without delay, generous rate limit.
+
+    Every test guest comes from 127.0.0.1, as on a shared network, so players of one address may
+    meet in rated play here (`rated_same_address`); tests/server/test_fair_play.py turns it off.
+    """
     base = Settings(
         database_url=f"sqlite:///{tmp_path / 'test.sqlite3'}",
         secret="test-secret-" + "x" * 20,
@@ -40,6 +44,7 @@ def test_settings(tmp_path: Path, **changes: Any) -> Settings:
         sockets_per_address=10_000,
         socket_open_rate=1000.0,
         socket_open_burst=1000,
+        rated_same_address=True,
     )
     return dataclasses.replace(base, **changes)
 
@@ -149,10 +154,13 @@ class Table:
 class Guest:
     """A browser-less guest: its own cookie, an HTTP client and WebSockets."""
 
-    def __init__(self, host: str, cookie: str | None = None) -> None:
+    def __init__(self, host: str, cookie: str | None = None, *, local_address: str | None = None) -> None:
         self.host = host
         self.cookie = cookie
-        self.http = httpx.AsyncClient(base_url=f"http://{host}", timeout=20)
+        # `local_address` (127.0.0.2...): its HTTP calls come from another loopback address, as
+        # from another network (the server's per-address rules see two visitors).
+        transport = httpx.AsyncHTTPTransport(local_address=local_address) if local_address else None
+        self.http = httpx.AsyncClient(base_url=f"http://{host}", timeout=20, transport=transport)
         self.tables: list[Table] = []
         self.closed = False
         _guests.append(self)  # `run` closes it at the end of the test
@@ -217,9 +225,9 @@ class Guest:
 _guests: list[Guest] = []
 
 
-async def new_guest(host: str) -> Guest:
-    """A guest with its cookie; `run` closes it at the end of the test."""
-    guest = Guest(host)
+async def new_guest(host: str, *, local_address: str | None = None) -> Guest:
+    """A guest with its cookie (its HTTP calls from `local_address`); `run` closes it at the end of the test."""
+    guest = Guest(host, local_address=local_address)
     await guest.me()
     return guest
 

@@ -74,6 +74,7 @@ class LiveServer:
                 "GINRUMMY_DATA_DIR": str(self.data_dir),
                 "GINRUMMY_ROBOT_DELAY": "0",
                 "GINRUMMY_HTTP_RATE_LIMIT": "0",
+                "GINRUMMY_RATED_SAME_ADDRESS": "1",  # every page comes from 127.0.0.1
                 "GINRUMMY_SOCKET_OPENS": "1000/1000",  # every page of every journey comes from 127.0.0.1
                 "GINRUMMY_LOG_LEVEL": "warning",
             }

@@ -58,7 +58,7 @@ DYNAMIC_KEYS = (
     + [f"bots.declined.{r}" for r in DECLINE_REASONS]
     + [f"table.group_{g}" for g in ("run", "set", "deadwood")]
     + [f"table.sort_{m}" for m in ("melds", "suit", "rank")]
-    + [f"end.{b}" for b in ("game_bonus", "box_bonus", "shutout_bonus")]
+    + [f"end.{b}" for b in ("game_bonus", "box_bonus", "shutout_bonus", "aborted")]
     # js/rules.js: a note for each rule that differs from classic (the target is in the header).
     + ["rules.custom", "rule.big_gin_bonus.off"]
     + [f"rule.{name}" for name in RANGES if name != "target"]
@@ -67,7 +67,7 @@ DYNAMIC_KEYS = (
     + [f"rule.next_dealer.{v}" for v in ("alternate", "loser", "winner")]
     + [f"board.about.{b}" for b in ("today", "rolling", "rating")]
     + [f"board.col.{c}" for c in ("wins", "points", "matches", "rating")]
-    + [f"profile.outcome.{o}" for o in ("won", "lost", "drawn")]
+    + [f"profile.outcome.{o}" for o in ("won", "lost", "drawn", "aborted")]
     + [
         f"profile.stat.{s}"
         for s in ("matches", "win_rate", "gin_rate", "undercut_rate", "knocks", "knock_deadwood")
@@ -75,7 +75,15 @@ DYNAMIC_KEYS = (
     + [f"error.{c}" for c in ("name_taken", "conflict", "rate_limited")]
     + [
         f"forfeit.{k}"
-        for k in ("abort", "resign", "abort_title", "resign_title", "abort_body", "resign_body")
+        for k in (
+            "abort",
+            "resign",
+            "abort_title",
+            "resign_title",
+            "abort_body",
+            "resign_body",
+            "aborted_unrated",
+        )
     ]
     + [f"forfeit.{who}_{why}" for who in ("you", "they") for why in ("aborted", "resigned", "abandoned")]
     + [f"tournament.{phase}" for phase in ("starts_in", "ends_in", "finished")]

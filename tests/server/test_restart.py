@@ -48,6 +48,7 @@ def serve(
         "GINRUMMY_ROBOT_DELAY": "0",
         "GINRUMMY_RATE_LIMIT": "1000/1000",
         "GINRUMMY_HTTP_RATE_LIMIT": "0",
+        "GINRUMMY_RATED_SAME_ADDRESS": "1",  # every test guest comes from 127.0.0.1
         "GINRUMMY_TURN_SECONDS": "0",
         **(extra or {}),
     }

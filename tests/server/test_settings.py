@@ -29,6 +29,7 @@ def test_defaults_use_an_sqlite_file_in_the_data_dir(tmp_path: Path) -> None:
     assert (settings.lease_seconds, settings.heartbeat_seconds, settings.call_timeout) == (3, 1, 5)
     assert settings.daily_arena_hours == (0, 6, 12, 18) and settings.daily_swiss_hours == (3, 15)
     assert settings.server_options()["ws_per_message_deflate"] is False
+    assert settings.rated_same_address is False  # players of one address never meet in rated play
 
 
 def test_every_variable_is_read() -> None:
@@ -60,6 +61,7 @@ def test_every_variable_is_read() -> None:
             "GINRUMMY_DAILY_ARENA_HOURS": "21, 9",
             "GINRUMMY_DAILY_SWISS_HOURS": "none",
             "GINRUMMY_WS_DEFLATE": "yes",
+            "GINRUMMY_RATED_SAME_ADDRESS": "1",
         }
     )
     assert settings.redis_url == "redis://cache:6379/2" and settings.node_name == "web-2"
@@ -78,6 +80,7 @@ def test_every_variable_is_read() -> None:
     assert settings.server_options()["forwarded_allow_ips"] == "10.0.0.5,192.168.0.0/16"
     assert settings.daily_arena_hours == (9, 21) and settings.daily_swiss_hours == ()
     assert settings.server_options()["ws_per_message_deflate"] is True
+    assert settings.rated_same_address is True
     assert (
         Settings.from_env({"DATABASE_URL": "sqlite://", "GINRUMMY_HTTP_RATE_LIMIT": "0"}).http_per_minute == 0
     )
@@ -110,6 +113,7 @@ def test_every_variable_is_read() -> None:
         ("GINRUMMY_DAILY_SWISS_HOURS", "3,15,3", "hour 3 twice"),
         ("GINRUMMY_DAILY_SWISS_HOURS", "3;15", "separated by commas"),
         ("GINRUMMY_WS_DEFLATE", "maybe", "1 or 0"),
+        ("GINRUMMY_RATED_SAME_ADDRESS", "sometimes", "1 or 0"),
     ],
 )
 def test_bad_values_are_refused_with_the_variable_named(name: str, value: str, words: str) -> None:

@@ -99,6 +99,21 @@ def test_seekers_on_two_processes_are_paired_by_the_one_running_the_pool(
         robot = await b.robot_instead(cid)
         robot_row = await a.store.get_match(robot)
         assert robot_row is not None and robot_row.kind == "robot" and robot_row.seats[0].guest_id == cid.id
+        # The client address travels with a forwarded seek: two of one address, one on each
+        # process, never meet in a rated pool; a third of another address meets one of them.
+        rated = {**POOL, "rated": True}
+        dee, eve, fay = await a.new_guest(), await b.new_guest(), await b.new_guest()
+        await a.seek(dee, rated, "203.0.113.7")
+        await b.seek(eve, rated, "203.0.113.7")
+        assert await a.store.shared_addresses(dee.id, eve.id) == ["203.0.113.7"]
+        await b.seek(fay, rated, "198.51.100.20")
+        news = await asyncio.wait_for(paired(b, fay), 10)
+        row = await a.store.get_match(news["match_id"])
+        assert row is not None and row.rated
+        met = {s.guest_id for s in row.seats} - {fay.id}
+        assert met in ({dee.id}, {eve.id})
+        left = eve if met == {dee.id} else dee
+        assert (await runs[0].wait_for_pairing(left, 0.0))["state"] == "waiting"
 
     run_nodes(postgres_url, redis_server.url, body)
 

@@ -12,7 +12,15 @@ __all__ = ["app", "load_commands", "main"]
 def load_commands() -> None:
     """Register every subcommand on `app` (each command module does so when imported; they are
     imported only when the command runs, so importing the package stays light)."""
-    from . import arena, connect_cmd, engine_check_cmd, engine_cmd, rules_cmds, serve_cmd  # noqa: F401
+    from . import (  # noqa: F401
+        arena,
+        connect_cmd,
+        engine_check_cmd,
+        engine_cmd,
+        fair_play_cmd,
+        rules_cmds,
+        serve_cmd,
+    )
 
 
 def main() -> None:

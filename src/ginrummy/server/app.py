@@ -104,6 +104,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
                 daily_swiss_hours=settings.daily_swiss_hours,
                 default_turn_seconds=settings.turn_seconds,
                 robot_time_budget=settings.robot_time_budget,
+                rated_same_address=settings.rated_same_address,
             ),
             secret=settings.secret,
         )
@@ -339,6 +340,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         json_body=_json_body,
         set_cookie=_set_cookie,
         clear_cookie=_clear_cookie,
+        address=_address,
     )
 
     botapi.install(app, guest=_guest, spend=_spend, json_body=_json_body)

@@ -23,8 +23,10 @@ def install(
     json_body: Callable[[Request], Awaitable[dict[str, Any]]],
     set_cookie: Callable[[Response, str], None],
     clear_cookie: Callable[[Response], None],
+    address: Callable[[Request], str],
 ) -> None:
-    """Add the routes to `app`, with the app's own guest, rate-limit, body and cookie helpers."""
+    """Add the routes to `app`, with the app's own guest, rate-limit, body, cookie and client
+    address helpers (rated play keeps players of one address apart: service/fairplay.py)."""
 
     def service(request: Request) -> GameService:
         found: GameService = request.app.state.service
@@ -73,7 +75,7 @@ def install(
         """Wait in a pool: {"preset": "classic", "target": 100, "rated": true}."""
         spend(request, 1.0)
         me = await guest(request, response)
-        return await service(request).seek(me, await json_body(request))
+        return await service(request).seek(me, await json_body(request), address(request))
 
     @app.get("/api/pool")
     async def wait_pool(request: Request, response: Response, wait: float = 25.0) -> dict[str, Any]:
@@ -121,7 +123,7 @@ def install(
         """join, withdraw, pause or resume."""
         spend(request, 1.0)
         me = await guest(request, response)
-        return await service(request).tournaments.act(tournament_id, verb, me)
+        return await service(request).tournaments.act(tournament_id, verb, me, address(request))
 
     @app.get("/api/players/{guest_id}")
     async def player(guest_id: str, request: Request) -> dict[str, Any]:

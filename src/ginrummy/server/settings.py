@@ -25,6 +25,11 @@ Environment variables (all optional):
   ``10.0.0.0/8``, or ``*``) of reverse proxies whose ``X-Forwarded-For`` / ``X-Forwarded-Proto``
   headers are believed. Default: none — every limit per address uses the address the connection
   really comes from (behind a proxy, list the proxy here, or every visitor shares its limits).
+- ``GINRUMMY_RATED_SAME_ADDRESS``: ``1`` to let players of one client address meet in rated play
+  (a school's or a café's shared network). Default off: the rated pool never pairs two of them
+  and a rated tournament refuses a second player from an address, so nobody farms rating off a
+  second identity of their own (docs/compete.md). The address is the one the limits count (see
+  ``GINRUMMY_FORWARDED_ALLOW_IPS``: behind a proxy, list it, or every visitor shares one address).
 - ``GINRUMMY_HTTP_RATE_LIMIT``: HTTP calls that create or change something (new guests, matches,
   rooms, joins, renames, rematches) per client address, ``PER_MINUTE/BURST`` (default ``60/120``;
   ``0`` = no limit). A failed room join counts five. Behind a reverse proxy, set
@@ -194,6 +199,7 @@ class Settings:
     bot_rate_per_second: float = 10.0
     bot_rate_burst: int = 40
     forwarded_allow_ips: tuple[str, ...] = ()
+    rated_same_address: bool = False
     http_per_minute: float = 60.0
     http_burst: int = 120
     max_message: int = 4096
@@ -295,6 +301,7 @@ class Settings:
             bot_rate_per_second=bot_rate[0],
             bot_rate_burst=int(bot_rate[1]),
             forwarded_allow_ips=_networks(env.get("GINRUMMY_FORWARDED_ALLOW_IPS", "")),
+            rated_same_address=_flag(env, "GINRUMMY_RATED_SAME_ADDRESS"),
             http_per_minute=http_per_minute,
             http_burst=http_burst,
             max_message=max_message,

@@ -54,11 +54,16 @@ def game_of(row: MatchRow) -> Game:
 class ActionLog:
     """The game of one live match and its version (the number of events stored)."""
 
-    def __init__(self, match_id: str, game: Game, version: int, store: Store) -> None:
+    def __init__(
+        self, match_id: str, game: Game, version: int, store: Store, played: list[int] | None = None
+    ) -> None:
         self.match_id = match_id
         self.game = game
         self.version = version
         self.store = store
+        #: Per seat: the moves its player made themselves (not the server for them: a robot, or a
+        #: stand-in when the turn clock ran out). Rated play asks for real moves (service/fairplay.py).
+        self.played = played if played is not None else [0] * game.seat_count
         #: Held by whoever changes the match: one writer at a time.
         self.lock = asyncio.Lock()
 
@@ -72,6 +77,7 @@ class ActionLog:
         """The match as its stored events left it; `StoreError` if the log has a gap or does not replay."""
         game = game_of(row)
         events = await store.events(row.id)
+        played = [0] * game.seat_count
         for expected, event in enumerate(events, start=1):
             if event.seq != expected:
                 raise StoreError(f"match {row.id}: event {expected} is missing from the log")
@@ -79,7 +85,9 @@ class ActionLog:
                 game.apply(game_action_from_json(event.action), event.seat)
             except (IllegalActionError, ValueError) as exc:
                 raise StoreError(f"match {row.id}: stored event {event.seq} does not replay: {exc}") from None
-        return cls(row.id, game, len(events), store)
+            if not event.auto:
+                played[event.seat] += 1
+        return cls(row.id, game, len(events), store, played)
 
     def refusal(self, seat: int, action: GameAction) -> tuple[str, str] | None:
         """Why the game refuses `seat`'s action now, as (code, message); None when it is legal."""
@@ -92,20 +100,22 @@ class ActionLog:
         return None
 
     async def append(
-        self, seat: int, action: GameAction, *, fence: Lease | None = None
+        self, seat: int, action: GameAction, *, auto: bool = False, fence: Lease | None = None
     ) -> HandOutcome | None:
         """Store a checked action, then apply it; returns the hand's result when it ended one.
 
-        `fence`: in a cluster, the lease of the match this process holds (the store refuses the
+        `auto`: the server chose the action for the seat (a robot, a stand-in). `fence`: in a cluster, the lease of the match this process holds (the store refuses the
         append with `LeaseLost` if another process owns it now). Call with `lock` held. If the
         store fails (`StoreError`) nothing has changed.
         """
         seq = self.version + 1
-        event = EventRow(seq, seat, action.to_json())
+        event = EventRow(seq, seat, action.to_json(), auto)
         if fence is None:
             await self.store.append_event(self.match_id, event)
         else:
             await self.store.append_event(self.match_id, event, fence=fence)
         result = self.game.apply(action, seat)
         self.version = seq
+        if not auto:
+            self.played[seat] += 1
         return result

@@ -29,3 +29,5 @@ class ServiceConfig:
     daily_swiss_rounds: int = 5
     swiss_round_gap: float = 10.0  # seconds between the end of a Swiss round and the next pairing
     online_turn_seconds: float | None = 60  # the turn clock of matches between strangers
+    #: Pair players of one client address in rated play (a shared network); off: they are kept apart.
+    rated_same_address: bool = False

@@ -11,6 +11,7 @@ __all__ = [
     "NotFound",
     "RateLimited",
     "RoomFull",
+    "SameAddress",
     "ServiceError",
     "TooLarge",
     "Unauthorized",
@@ -53,6 +54,12 @@ class BadRequest(ServiceError):
 class Forbidden(ServiceError):
     code = "forbidden"
     status = 403
+
+
+class SameAddress(Forbidden):
+    """Rated play between two players of one address (or device) is refused (service/fairplay.py)."""
+
+    code = "same_address"
 
 
 class Unauthorized(ServiceError):

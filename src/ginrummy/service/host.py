@@ -13,6 +13,7 @@ from ..rules import Match
 from .bots import BotAccounts
 from .cluster.ports import Ownership
 from .config import ServiceConfig
+from .fairplay import FairPlay
 from .live import LiveMatch
 from .ports import MatchRow, Store
 
@@ -33,6 +34,9 @@ class ServiceHost(Protocol):
 
     @property
     def bots(self) -> BotAccounts: ...
+
+    @property
+    def fairplay(self) -> FairPlay: ...
 
     @property
     def live(self) -> dict[str, LiveMatch]: ...

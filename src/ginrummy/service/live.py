@@ -303,7 +303,7 @@ class LiveMatch:
             "rated": self.rated,
             "tournament_id": self.tournament_id,
             "hints": self.hints,
-            # Strangers may abort until both have moved, and resign after.
+            # Strangers may abort until both have moved (themselves), and resign after.
             "abortable": self.forfeitable and playing and not (self.moved(0) and self.moved(1)),
             "resignable": self.forfeitable and playing,
         }
@@ -441,7 +441,7 @@ class LiveMatch:
         number = self.match.hand_number
         try:
             # Cluster hook: fenced by this process's lease of the match (a single process has none).
-            result = await self.log.append(seat, action, fence=self.host.fence(self.id))
+            result = await self.log.append(seat, action, auto=not by_player, fence=self.host.fence(self.id))
         except LeaseLost:
             self.host.lease_lost(self)
             raise
@@ -488,8 +488,11 @@ class LiveMatch:
         return match
 
     def moved(self, seat: int) -> bool:
-        """True once `seat` has made a move in this match (two-player Gin with a stranger)."""
-        return any(step.seat == seat for hand in self._gin().hands for step in hand.steps)
+        """True once `seat` has made a move in this match (two-player Gin with a stranger): a person
+        must have made it themselves, a move the stand-in made when their clock ran out is none."""
+        if self.seats[seat].kind == "robot":  # an arena's odd player out plays a robot
+            return any(step.seat == seat for hand in self._gin().hands for step in hand.steps)
+        return self.log.played[seat] > 0
 
     def watch_absence(self, seat: int) -> None:
         """A person of a match with a stranger who stays away `grace_seconds` leaves it (see `_left`)."""
@@ -524,9 +527,13 @@ class LiveMatch:
         return None
 
     async def _end_early(self, seat: int, reason: str) -> None:
-        """Finish the match for a reason of its own. Call with `lock` held."""
+        """Finish the match for a reason of its own. Call with `lock` held.
+
+        Resigning or leaving before both players have made a move themselves aborts the match
+        (Lichess's rule): nobody wins and, rated or not, no rating moves ("aborted, unrated").
+        """
         if reason != "aborted" and not (self.moved(0) and self.moved(1)):
-            reason = "aborted"  # leaving before both have moved costs nothing
+            reason = "aborted"
         match = self._gin()
         winner = None if reason == "aborted" else 1 - seat
         scores = list(match.scores)
@@ -545,6 +552,10 @@ class LiveMatch:
             "hands_played": len(match.hands),
             "ended": reason,
             "by": seat,
+            # Whether this result moves ratings (an aborted match never does), and the moves each
+            # player made themselves (the fair-play records read them).
+            "rated": self.rated and winner is not None,
+            "moves": list(self.log.played),
         }
         self.status = "over"
         now = self.last_activity = self.clock()

@@ -11,7 +11,8 @@ told of it, so a page that had not heard of its pairing when the pool's process 
 it when it joins again: for `notice_window` seconds after a pool starts running on a process,
 a seeker's join first looks for an online match of theirs made that long ago or less and still
 being played. In a cluster one process runs the pool (it holds the lease `pool`); the others
-forward every call to it (`service.cluster`).
+forward every call to it (`service.cluster`). A rated pool never pairs two seekers its `apart`
+test keeps apart (one client address: service/fairplay.py); they wait for somebody else.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ class Seek:
     since: float
     seen: float
     match_id: str | None = None
+    address: str | None = None  # the client address it seeks from (None: not known)
     #: Set when the seek ends (paired or dropped); waiters wake on it.
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -67,13 +69,20 @@ class Seek:
         return difference <= limit
 
 
-def pair_closest(seeks: list[Seek], now: float, config: PairingConfig) -> list[tuple[Seek, Seek]]:
+#: True when two seekers must not be paired with each other.
+Apart = Callable[["Seek", "Seek"], bool]
+
+
+def pair_closest(
+    seeks: list[Seek], now: float, config: PairingConfig, apart: Apart | None = None
+) -> list[tuple[Seek, Seek]]:
     """Pairs of the pool, closest ratings first, each pair within both seekers' ranges.
 
     The closest acceptable pair need not be two neighbours in rating order (a neighbour who
     just arrived may have a narrower range than the two around it), so every pair within the
     first seeker's range is a candidate: each seeker looks up the ratings above its own only as
-    far as its range reaches. Candidates are taken closest first, nobody twice.
+    far as its range reaches. Candidates are taken closest first, nobody twice; two seekers
+    `apart` says must not meet are no candidate.
     """
     order = sorted(seeks, key=lambda s: (s.rating, s.since, s.id))
     candidates = []
@@ -83,7 +92,7 @@ def pair_closest(seeks: list[Seek], now: float, config: PairingConfig) -> list[t
             gap = b.rating - a.rating
             if not a.accepts(gap, now, config):
                 break  # the ratings above are further still
-            if b.accepts(gap, now, config):
+            if b.accepts(gap, now, config) and not (apart is not None and apart(a, b)):
                 candidates.append((gap, i, j))
     candidates.sort()
     taken = [False] * len(order)
@@ -103,11 +112,17 @@ class PairingPool:
     """Every pool of the server: join, wait for a pairing, leave; `wave()` pairs (called each second)."""
 
     def __init__(
-        self, start_match: StartMatch, clock: Callable[[], float], config: PairingConfig | None = None
+        self,
+        start_match: StartMatch,
+        clock: Callable[[], float],
+        config: PairingConfig | None = None,
+        *,
+        rated_apart: Apart | None = None,
     ):
         self.start_match = start_match
         self.clock = clock
         self.config = config or PairingConfig()
+        self.rated_apart = rated_apart  # who must not meet in a rated pool
         self.seeks: dict[str, Seek] = {}  # seek id -> seek
         self.by_guest: dict[str, Seek] = {}
         self._lock = asyncio.Lock()
@@ -132,16 +147,17 @@ class PairingPool:
         self.by_guest[guest_id] = seek
         return seek
 
-    def join(self, guest_id: str, key: PoolKey, rating: float) -> Seek:
-        """Wait in `key`'s pool (leaving any other pool first)."""
+    def join(self, guest_id: str, key: PoolKey, rating: float, address: str | None = None) -> Seek:
+        """Wait in `key`'s pool (leaving any other pool first), seeking from `address`."""
         old = self.by_guest.get(guest_id)
         if old is not None and old.match_id is None:
             if old.key == key:
                 old.seen = self.clock()
+                old.address = address
                 return old
             self.leave(guest_id)
         now = self.clock()
-        seek = Seek(secrets.token_urlsafe(9), guest_id, key, rating, now, now)
+        seek = Seek(secrets.token_urlsafe(9), guest_id, key, rating, now, now, address=address)
         self.seeks[seek.id] = seek
         self.by_guest[guest_id] = seek
         return seek
@@ -195,7 +211,7 @@ class PairingPool:
                     pools.setdefault(seek.key, []).append(seek)
             started = 0
             for key, seeks in pools.items():
-                for a, b in pair_closest(seeks, now, self.config):
+                for a, b in pair_closest(seeks, now, self.config, self.rated_apart if key.rated else None):
                     match_id = await self.start_match(key, a, b)
                     for seek in (a, b):
                         seek.match_id = match_id

@@ -19,6 +19,7 @@ from .challenges import Challenges
 from .cluster.ports import OwnedElsewhere, Ownership, Table
 from .config import ServiceConfig
 from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull, Unavailable
+from .fairplay import FairPlay
 from .identity import new_guest_id, new_secret, sign_guest, verify_guest
 from .leaderboards import Leaderboards, bucket_keys, utc_day
 from .live import LiveMatch, SeatInfo
@@ -67,7 +68,12 @@ class GameService:
         self.clock = clock
         self.accounts = accounts or AccountService(store, clock=clock)
         self.boards = Leaderboards(store, clock)
-        self.pool = PairingPool(self._start_pool_match, clock)
+        self.fairplay = FairPlay(store, clock, rated_same_address=self.config.rated_same_address)
+        self.pool = PairingPool(
+            self._start_pool_match,
+            clock,
+            rated_apart=lambda a, b: self.fairplay.apart(a.address, b.address),
+        )
         self.tournaments = Tournaments(self)
         self.bots = BotAccounts(store, clock)
         self.challenges = Challenges(self)
@@ -149,6 +155,7 @@ class GameService:
         for live in list(self.live.values()):
             await live.close()
         self.live.clear()
+        await self.fairplay.close()
         await self.store.close()
 
     @property
@@ -432,20 +439,24 @@ class GameService:
         assert self.ownership is not None
         return await self.ownership.forward(owner, "pool", op, {"guest": guest.id, **args})
 
-    async def seek(self, guest: GuestRow, body: dict[str, Any]) -> dict[str, Any]:
-        """Wait in a pool for a stranger; the answer says how the wait goes."""
+    async def seek(self, guest: GuestRow, body: dict[str, Any], address: str | None = None) -> dict[str, Any]:
+        """Wait in a pool for a stranger, from the client `address`; the answer says how the wait goes."""
         key = self.pool_key(body)
         owner = await self._pool_owner()
         if owner is not None:  # cluster hook: one process runs the pools (and checks the rest)
-            answer: dict[str, Any] = await self._forward_pool(owner, "seek", guest, body=body)
+            answer: dict[str, Any] = await self._forward_pool(
+                owner, "seek", guest, body=body, address=address
+            )
             return answer
         await self.bots.refuse_bot(guest.id, "quick pairing")
+        if key.rated:
+            await self.fairplay.entered(guest.id, address)
         rating = (await self.boards.rating_of(guest.id))["rating"]
         if guest.id not in self.pool.by_guest and self.pool.recently_began():
             made = await self._pairing_made_before(guest.id)
             if made is not None:
                 return self.pool.status(self.pool.paired_before(guest.id, key, rating, made))
-        seek = self.pool.join(guest.id, key, rating)
+        seek = self.pool.join(guest.id, key, rating, address)
         return self.pool.status(seek)
 
     async def _pairing_made_before(self, guest_id: str) -> str | None:
@@ -699,6 +710,9 @@ class GameService:
         if live.tournament_id is not None:
             self.tournaments.match_over(live.tournament_id, live.id, result, finished_at)
         self.challenges.match_over(live)
+        people = tuple(s.guest_id for s in live.seats if s.kind == "human" and s.guest_id is not None)
+        if live.rated and result is not None and len(people) == 2 and not any(s.bot for s in live.seats):
+            self.fairplay.match_over(live.id, (people[0], people[1]), result, finished_at)
         log.info("match %s finished after %d actions", live.id, live.version)
 
     def release(self, live: LiveMatch) -> None:
@@ -845,7 +859,10 @@ class GameService:
                     "opponent_id": other.guest_id,
                     "opponent_bot": other.guest_id in bots,
                     "scores": [result.get("scores", [0, 0])[seat], result.get("scores", [0, 0])[1 - seat]],
-                    "outcome": "drawn"
+                    # An aborted match has no winner, like a draw, but it was never played out.
+                    "outcome": "aborted"
+                    if result.get("ended") == "aborted"
+                    else "drawn"
                     if result.get("winner") is None
                     else ("won" if result.get("winner") == seat else "lost"),
                     "replay": f"/replay/{row.id}",

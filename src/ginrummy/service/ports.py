@@ -14,6 +14,7 @@ __all__ = [
     "BoardPart",
     "BotRow",
     "EventRow",
+    "FlagRow",
     "GuestRow",
     "Lease",
     "LeaseLost",
@@ -138,6 +139,8 @@ class EventRow:
     seq: int
     seat: int
     action: dict[str, Any]
+    #: The server moved for the seat (a robot, or a stand-in when the turn clock ran out).
+    auto: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +287,19 @@ class TournamentRow:
     created_at: float
     rounds: int | None = None
     round: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FlagRow:
+    """A rated result that looks arranged (service/fairplay.py): the match, the kind of suspicion,
+    who gained and who lost, when, and the evidence (JSON)."""
+
+    match_id: str
+    kind: str
+    winner_id: str
+    loser_id: str
+    at: float
+    evidence: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -495,6 +511,33 @@ class Store(Protocol):
     async def tournament_players(self, tournament_id: str) -> list[TournamentPlayer]: ...
 
     async def tournament_matches(self, tournament_id: str) -> list[MatchRow]: ...
+
+    # -- fair play -------------------------------------------------------------------
+
+    async def note_address(self, guest_id: str, address: str, at: float) -> None:
+        """Remember that `guest_id` entered rated play from `address` at `at`."""
+        ...
+
+    async def guests_seen_at(self, address: str, since: float) -> list[str]:
+        """The guests that entered rated play from `address` at `since` or later."""
+        ...
+
+    async def shared_addresses(self, first: str, second: str) -> list[str]:
+        """The addresses both guests entered rated play from (they are linked when there is one)."""
+        ...
+
+    async def head_to_head(self, first: str, second: str, game: str, since: float) -> list[tuple[str, float]]:
+        """The rated matches between the two finished since `since`, oldest first, as (match id,
+        `first`'s score: 1 won, 0.5 drawn, 0 lost)."""
+        ...
+
+    async def add_flag(self, flag: FlagRow) -> None:
+        """Record a suspicious result (a second one of the same match and kind changes nothing)."""
+        ...
+
+    async def flags(self, limit: int) -> list[FlagRow]:
+        """The `limit` newest suspicious results, newest first."""
+        ...
 
 
 class LeaseStore(Protocol):

@@ -323,10 +323,16 @@ class TournamentLive(ABC):
         if self.row.status == "finished":
             raise Forbidden("this tournament is over")
 
-    async def join(self, guest_id: str, name: str) -> None:
+    async def join(self, guest_id: str, name: str, address: str | None = None) -> None:
+        """Join (or come back), from the client `address`: a rated tournament takes one player per
+        address (service/fairplay.py)."""
         await self.service.bots.refuse_bot(guest_id, "tournaments")
         async with self.lock:
             self._may_join(guest_id)
+            if self.row.rated:
+                fairplay = self.service.fairplay
+                await fairplay.refuse_same_address(guest_id, address, self.players, self.row.created_at)
+                await fairplay.entered(guest_id, address)
             old = self.players.get(guest_id)
             player = TournamentPlayer(guest_id, old.joined_at if old else self.clock(), False, False)
             await self.service.store.set_tournament_player(self.id, player, fence=self._fence())
@@ -1135,17 +1141,21 @@ class Tournaments:
             found: dict[str, Any] = await self._forward(exc, "t_summary")
             return found
 
-    async def act(self, tournament_id: str, verb: str, guest: GuestRow) -> dict[str, Any]:
-        """join, withdraw, pause or resume; the page's state after it."""
+    async def act(
+        self, tournament_id: str, verb: str, guest: GuestRow, address: str | None = None
+    ) -> dict[str, Any]:
+        """join, withdraw, pause or resume (from the client `address`); the page's state after it."""
         if verb not in ("join", "withdraw", "pause", "resume"):
             raise NotFound(f"no action {verb!r}; use join, withdraw, pause or resume")
         try:
             arena = await self.get(tournament_id)
         except TournamentElsewhere as exc:  # cluster hook: its process does it
-            done: dict[str, Any] = await self._forward(exc, "t_act", guest=guest.id, verb=verb)
+            done: dict[str, Any] = await self._forward(
+                exc, "t_act", guest=guest.id, verb=verb, address=address
+            )
             return done
         if verb == "join":
-            await arena.join(guest.id, guest.name)
+            await arena.join(guest.id, guest.name, address)
         else:
             await arena.set_state(guest.id, withdrawn=verb == "withdraw", paused=verb == "pause")
         return arena.state(guest.id)

@@ -9,6 +9,8 @@ __all__ = [
     "analyses",
     "bots",
     "events",
+    "fair_play_flags",
+    "guest_addresses",
     "guests",
     "leases",
     "match_seats",
@@ -90,6 +92,9 @@ events = sa.Table(
     sa.Column("created_at", sa.Float(precision=53), nullable=False),
     # The lease epoch the writer held (many processes); NULL when written without a lease.
     sa.Column("epoch", sa.BigInteger, nullable=True),
+    # True when the server moved for the seat (a robot, or a stand-in when the turn clock ran out):
+    # a match with a stranger is rated only once both players have made a move themselves.
+    sa.Column("auto", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 # A finished match's replay analysis: queued, running, then stored once (`engine` names what made it).
@@ -260,4 +265,30 @@ tournament_byes = sa.Table(
     sa.Column("tournament_id", sa.String(32), sa.ForeignKey("tournaments.id"), primary_key=True),
     sa.Column("round", sa.Integer, primary_key=True),
     sa.Column("guest_id", sa.String(32), sa.ForeignKey("guests.id"), primary_key=True),
+)
+
+# The addresses (as the server sees them, proxies believed per its settings) a guest entered rated
+# play from: two guests seen on one address are linked (fair play, service/fairplay.py).
+guest_addresses = sa.Table(
+    "guest_addresses",
+    metadata,
+    sa.Column("guest_id", sa.String(32), sa.ForeignKey("guests.id"), primary_key=True),
+    sa.Column("address", sa.String(64), primary_key=True),
+    sa.Column("first_at", sa.Float(precision=53), nullable=False),
+    sa.Column("last_at", sa.Float(precision=53), nullable=False),
+    sa.Index("ix_guest_addresses_address", "address", "last_at"),
+)
+
+# A rated result that looks arranged, for the site's operator (`ginrummy fair-play`): one row per
+# match and kind of suspicion, with its evidence as JSON.
+fair_play_flags = sa.Table(
+    "fair_play_flags",
+    metadata,
+    sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("kind", sa.String(16), primary_key=True),
+    sa.Column("winner_id", sa.String(32), sa.ForeignKey("guests.id"), nullable=False),
+    sa.Column("loser_id", sa.String(32), sa.ForeignKey("guests.id"), nullable=False),
+    sa.Column("at", sa.Float(precision=53), nullable=False),
+    sa.Column("evidence", sa.Text, nullable=False),
+    sa.Index("ix_fair_play_flags_at", "at"),
 )

@@ -594,7 +594,7 @@ class ClusterNode:
             if op == "join_room":
                 return {"ok": await service.join_room(guest, call["code"])}
             if op == "seek":
-                return {"ok": await service.seek(guest, call["body"])}
+                return {"ok": await service.seek(guest, call["body"], call.get("address"))}
             if op == "wait_pool":
                 return {"ok": await service.wait_for_pairing(guest, float(call["wait"]))}
             if op == "leave_pool":
@@ -602,7 +602,9 @@ class ClusterNode:
             if op == "robot_instead":
                 return {"ok": await service.robot_instead(guest)}
             if op == "t_act":
-                return {"ok": await service.tournaments.act(call["t"], call["verb"], guest)}
+                return {
+                    "ok": await service.tournaments.act(call["t"], call["verb"], guest, call.get("address"))
+                }
             return {"ok": await service.rematch(guest, call["match"])}
         except ServiceError as exc:
             return {"err": [exc.code, exc.status, exc.message]}

@@ -260,7 +260,7 @@ function startGinReplay(data, bottom) {
   const result = data.result || {};
   const scores = result.scores || (data.hands.length ? data.hands[data.hands.length - 1].scores_after : [0, 0]) || [0, 0];
   const winner =
-    result.winner === null || result.winner === undefined ? t("end.draw") : t("replay.winner", { name: n[result.winner] });
+    result.ended === "aborted" ? t("end.aborted") : result.winner === null || result.winner === undefined ? t("end.draw") : t("replay.winner", { name: n[result.winner] });
   const preset = data.rules && data.rules.preset;
   document.getElementById("replay-title").textContent = t("replay.title_match", { a: n[0], b: n[1] });
   document.getElementById("replay-summary").replaceChildren(

@@ -41,7 +41,7 @@ function render(message) {
     ),
     seat(message, 0),
     sd && sd.outcome ? h("p", { class: "watch-showdown" }, t("watch.last_hand", { outcome: t(`showdown.${sd.outcome}`), points: sd.points || 0 })) : null,
-    result ? h("p", { class: "winner", id: "watch-result" }, result.winner === null || result.winner === undefined ? t("end.draw") : t("watch.won", { name: m.players[result.winner].name })) : null,
+    result ? h("p", { class: "winner", id: "watch-result" }, result.ended === "aborted" ? t("end.aborted") : result.winner === null || result.winner === undefined ? t("end.draw") : t("watch.won", { name: m.players[result.winner].name })) : null,
   );
   root.dataset.version = String(message.version);
 }

@@ -47,6 +47,9 @@ export class Forfeit {
     if (!end || !r || !r.ended || end.querySelector(".ended-reason")) return;
     const name = this.state.names(true)[r.by] ?? "";
     const text = r.by === this.state.seat ? t(`forfeit.you_${r.ended}`) : t(`forfeit.they_${r.ended}`, { name });
-    end.querySelector("h2")?.after(h("p", { class: "ended-reason" }, text));
+    const notes = [h("p", { class: "ended-reason" }, text)];
+    // A rated match aborted (a resignation before both players had moved, too) changes no rating.
+    if (r.ended === "aborted" && this.state.match?.rated) notes.push(h("p", { class: "ended-reason", id: "ended-unrated" }, t("forfeit.aborted_unrated")));
+    end.querySelector("h2")?.after(...notes);
   }
 }

@@ -170,11 +170,13 @@ export class Overlays {
     const seat = state.seat;
     const n = state.names(true);
     const title =
-      r.winner === null || r.winner === undefined
-        ? t("end.draw")
-        : r.winner === seat
-          ? t("end.you_win")
-          : t("end.they_win", { name: state.opponentName() });
+      r.ended === "aborted"
+        ? t("end.aborted")
+        : r.winner === null || r.winner === undefined
+          ? t("end.draw")
+          : r.winner === seat
+            ? t("end.you_win")
+            : t("end.they_win", { name: state.opponentName() });
     const bonuses = [];
     for (const key of ["game_bonus", "box_bonus", "shutout_bonus"]) {
       for (const s of [0, 1]) {
