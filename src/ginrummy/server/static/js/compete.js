@@ -180,7 +180,7 @@ export function liveGameItem(game, { featured = false } = {}) {
   return h(
     "li",
     { class: `live-game${featured ? " featured" : ""}`, dataset: { id: game.id, rating: game.rating ?? "" } },
-    h("div", { class: "live-players" }, game.players.map((p, i) => [i ? h("span", { class: "vs" }, " – ") : null, livePlayer(p)])),
+    h("div", { class: "live-players" }, game.players.flatMap((p, i) => [i ? h("span", { class: "vs" }, " – ") : null, livePlayer(p)])),
     h("div", { class: "live-score" }, game.scores.map((n) => formatNumber(n)).join(" – ")),
     h(
       "div",
