@@ -15,7 +15,7 @@ from typing import Any
 from .live import LiveMatch
 from .ratings import BOT_POOL, GAME
 
-__all__ = ["LIVE_SHOWN", "is_public", "listing", "pool_of"]
+__all__ = ["LIVE_SHOWN", "entries", "is_public", "ordered", "pool_of"]
 
 #: The list shows this many matches at most (the highest rated).
 LIVE_SHOWN = 50
@@ -80,18 +80,24 @@ def _entry(
     }
 
 
-def listing(
+def entries(
     matches: Iterable[LiveMatch],
     ratings: dict[str, dict[str, dict[str, Any]]],
     tournaments: dict[str, dict[str, Any]],
-    limit: int = LIVE_SHOWN,
 ) -> list[dict[str, Any]]:
-    """The entries of public `matches`, highest mean rating first (then the most watched, the
-    furthest on), at most `limit`. `ratings` is per pool, per guest, as `public_rating` gives it;
-    `tournaments` the id and name of each match's tournament."""
-    entries = [
+    """The list's entries of public `matches`: `ratings` is per pool, per guest, as
+    `public_rating` gives it; `tournaments` the id and name of each match's tournament."""
+    return [
         _entry(live, ratings.get(pool_of(live), {}), tournaments.get(live.tournament_id or ""))
         for live in matches
     ]
-    entries.sort(key=lambda e: (-(e["rating"] or 0), -e["spectators"], -sum(e["scores"]), e["id"]))
-    return entries[:limit]
+
+
+def ordered(found: Iterable[dict[str, Any]], limit: int = LIVE_SHOWN) -> list[dict[str, Any]]:
+    """Entries (of one process or gathered from several) highest mean rating first, then the most
+    watched, the furthest on; each match once (one moving between processes may be listed by
+    both); at most `limit`."""
+    unique = {e["id"]: e for e in found}
+    return sorted(
+        unique.values(), key=lambda e: (-(e["rating"] or 0), -e["spectators"], -sum(e["scores"]), e["id"])
+    )[:limit]

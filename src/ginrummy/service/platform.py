@@ -22,7 +22,7 @@ from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull, Unav
 from .identity import new_guest_id, new_secret, sign_guest, verify_guest
 from .leaderboards import Leaderboards, bucket_keys, utc_day
 from .live import LiveMatch, SeatInfo
-from .live_games import LIVE_SHOWN, is_public, listing
+from .live_games import LIVE_SHOWN, entries, is_public, ordered
 from .options import (
     clean_name,
     parse_robot_levels,
@@ -816,14 +816,19 @@ class GameService:
 
     async def live_games(self, limit: Any = LIVE_SHOWN) -> list[dict[str, Any]]:
         """The public matches being played (service/live_games.py), highest rated first; `limit`
-        a whole number (or its digits, from a query string).
-
-        Built from the matches this process runs: in a cluster each process lists its own.
-        """
+        a whole number (or its digits, from a query string). In a cluster each process lists the
+        matches it runs, and the one asked gathers the others' lists."""
         if isinstance(limit, str) and limit.isdigit() and len(limit) < 4:
             limit = int(limit)
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= LIVE_SHOWN:
             raise BadRequest(f"limit must be a whole number from 1 to {LIVE_SHOWN}, got {limit!r}")
+        found = await self.local_live_games()
+        if self.ownership is not None:  # cluster hook
+            found += await self.ownership.live_elsewhere()
+        return ordered(found, limit)
+
+    async def local_live_games(self) -> list[dict[str, Any]]:
+        """The list's entries of the public matches this process runs, the best `LIVE_SHOWN`."""
         public = [live for live in self.live.values() if is_public(live, self._listed_tournament)]
         wanted: dict[str, set[str]] = {}
         for live in public:
@@ -842,7 +847,7 @@ class GameService:
             if live.tournament_id is not None
             and (arena := self.tournaments.live.get(live.tournament_id)) is not None
         }
-        return listing(public, ratings, tournaments, limit)
+        return ordered(entries(public, ratings, tournaments))
 
     # -- profiles ----------------------------------------------------------------
 
