@@ -251,23 +251,24 @@ class LiveMatch:
 
     @property
     def spectators(self) -> int:
-        """How many spectator sockets are open (in a cluster, each other process's count as one)."""
-        return len(self.conns.watchers)
+        """How many spectators' sockets are open, here and (in a cluster) on the other processes,
+        which one connection stands for (`cluster.tables.ChannelSeat.spectators`)."""
+        return sum(getattr(conn, "spectators", 1) for conn in self.conns.watchers)
 
     def watch(self, conn: Connection) -> None:
         """A spectator's socket opened: it gets the public view now and after every change."""
         self.conns.watchers.add(conn)
         self.last_activity = self.clock()
         conn.send_text(self.spectator_text())
-        self._spectators_changed()
+        self.spectators_changed()
 
     def unwatch(self, conn: Connection) -> None:
         self.conns.watchers.discard(conn)
         self.last_activity = self.clock()
-        self._spectators_changed()
+        self.spectators_changed()
         self.host.release(self)
 
-    def _spectators_changed(self) -> None:
+    def spectators_changed(self) -> None:
         """Tell the spectators how many they are, once for every burst of arrivals and departures
         (a crowd opening a featured match would otherwise cost one message per pair of them)."""
         if self._count_due is not None or self.closed:

@@ -693,7 +693,11 @@ class ClusterNode:
         if op == "open":
             if seats is None:
                 seats = self.seats[match_id] = OwnerSeats(self.bus, match_id)
-            seats.open(live, seat, node)
+            seats.open(live, seat, node, max(1, int(call.get("count", 1))))
+            return None
+        if op == "count":
+            if seats is not None:
+                seats.count(live, node, max(1, int(call["count"])))
             return None
         if op == "close":
             if seats is not None:
