@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 from server_helpers import live_server, test_settings
 from test_browser import WAIT, TablePlayer, new_context, shot, table_state, watch
+from test_browser_compete_pages import PHONE, _fits, _reachable
 from test_leak import Truth
 from test_tournament import scan_spectator
 
@@ -143,6 +144,22 @@ def test_a_visitor_finds_a_live_match_on_the_watch_page_and_watches_it(
             "Bạn thấy những gì đang lật ngửa trên bàn."
         )
         expect(page_vi.locator("#watch-spectators")).to_have_text(re.compile(r"^\d người đang xem$"))
+
+        # On a phone: the list and the watch page fit the screen, their links and clocks in reach.
+        phone = new_context(browser, url, phone=True, **PHONE)
+        contexts.append(phone)
+        page_phone = phone.new_page()
+        errors.append(watch(page_phone))
+        page_phone.goto("/watch")
+        expect(page_phone.locator(f'#live-list li[data-id="{match_id}"]')).to_be_visible()
+        _fits(page_phone, "the Watch page")
+        _reachable(page_phone, f'#live-list li[data-id="{match_id}"] a.live-watch')
+        page_phone.goto(f"/watch/{match_id}")
+        expect(page_phone.locator("#watch-score")).to_be_visible()
+        shot(page_phone, artifacts_dir, "phone-watch-page.png")
+        _fits(page_phone, "the watch page")
+        for selector in ("#watch-turn", "#watch-score", "#watch-spectators", ".watch-clock"):
+            _reachable(page_phone, selector)
 
         # Both have moved: one resigns, the spectators see the result, and their frames are checked
         # against the truth of the finished match.
