@@ -87,6 +87,7 @@ class Table:
     wake: asyncio.Event
     sockets: dict[int, list[Recorder]] = field(default_factory=dict)
     watcher: Recorder | None = None
+    late_watcher: Recorder | None = None  # a spectator who arrived while the game was being played
     http: dict[int, list[str]] = field(default_factory=dict)  # what each person fetched, as JSON text
 
     def texts(self, seat: int) -> list[str]:
@@ -140,10 +141,16 @@ async def seat_table(
 
 
 async def play_to_end(
-    table: Table, rng: random.Random, *, reconnects: bool = True, watch: bool = True
+    table: Table,
+    rng: random.Random,
+    *,
+    reconnects: bool = True,
+    watch: bool = True,
+    late_watch: int | None = None,
 ) -> None:
     """Connect every person, play their moves until the game is over; now and then a person leaves
-    for a while (a stand-in robot may play for them) and comes back, and fetches what a page fetches."""
+    for a while (a stand-in robot may play for them) and comes back, and fetches what a page fetches.
+    `watch`: a spectator watches from the start; `late_watch`: another arrives at that step."""
     live = table.live
     humans = sorted(table.guests)
     for seat in humans:
@@ -160,6 +167,9 @@ async def play_to_end(
     while live.status != "over":
         steps += 1
         table.wake.clear()
+        if steps == late_watch:
+            table.late_watcher = Recorder(table.wake)
+            live.watch(table.late_watcher)
         for seat in humans:
             if seat in away:
                 if steps >= away[seat]:

@@ -30,6 +30,7 @@ PAGES = (
     "tournaments",
     "tournament",
     "watch",
+    "live",
 )
 LEVELS = ("novice", "casual", "skilled", "advanced", "expert")
 

@@ -273,6 +273,39 @@ def test_no_payload_leaks_over_two_hundred_whole_games_of_each_table(tmp_path: P
     with_service(tmp_path, body, grace_seconds=0.05, robot_time_budget=0.02)
 
 
+@pytest.mark.parametrize("game", ["gin3", "gin4_teams", "rummy"])
+def test_spectators_of_every_table_see_only_what_is_face_up(tmp_path: Path, game: str) -> None:
+    """Spectators of the tables of three and more: one watches from the deal, another arrives in
+    the middle of the game (its first frame is the whole table at once); every frame they get,
+    with its clocks and its count of spectators, names only face-up cards and no seed or
+    commitment before its deal is over."""
+
+    async def body(service: GameService) -> None:
+        rng = random.Random(26)
+        for number in range(2):
+            rules, people = TABLES[game](rng)
+            people = min(people or 2, rules.players)
+            levels = [rng.choice(LEVELS) for _ in range(rules.players - people)]
+            table = await seat_table(
+                service, rules.replace(target=25).to_json(), people, levels, turn_seconds=30
+            )
+            await play_to_end(table, random.Random(number), late_watch=rng.randrange(4, 12))
+            replay = await service.replay(table.live.id)
+            truth = TableTruth.of(GameRecord.from_json(replay["record"]))
+            assert table.watcher is not None and table.late_watcher is not None
+            assert scan(truth, None, table.watcher.texts) > 10
+            late = [json.loads(text) for text in table.late_watcher.texts]
+            assert late[0]["version"] > 0, "the late spectator arrived during the game"
+            assert scan(truth, None, table.late_watcher.texts) >= 1
+            for message in [json.loads(text) for text in table.watcher.texts] + late:
+                meta = message["match"]
+                assert meta["spectators"] in (1, 2) and meta["turn_seconds"] == 30
+                assert len(meta["turn_deadlines"]) == rules.players
+            assert {json.loads(t)["match"]["spectators"] for t in table.watcher.texts} == {1, 2}
+
+    with_service(tmp_path, body, grace_seconds=0.05, robot_time_budget=0.02)
+
+
 def test_the_table_scanner_catches_a_leak(tmp_path: Path) -> None:
     """The check above can fail: another seat's card, a stock card or a secret seed added is caught."""
 

@@ -355,3 +355,36 @@ def test_a_rename_on_one_process_shows_at_the_table_another_process_runs(
         assert live.seats[0].name == "Renamed Elsewhere"
 
     run_cluster(postgres_url, redis_server.url, body)
+
+
+def test_spectators_on_every_process_are_counted_by_the_owner_and_told_to_all(
+    postgres_url: str, redis_server: RedisServer
+) -> None:
+    async def body(nodes: list[Node]) -> None:
+        (a, _), (b, _) = nodes
+        live = await robot_match(a)
+        table = await b.open_table(live.id)
+        assert isinstance(table, RemoteTable)
+        here, there, third = Socket(), Socket(), Socket()
+        live.watch(here)  # at the owner
+        table.watch(there)  # two on the other process, reached through its relay
+        table.watch(third)
+
+        def counted(n: int) -> Callable[[Socket], bool]:
+            def told(socket: Socket) -> bool:
+                seen = [m for m in socket.messages if m["type"] == "spectate"]
+                return bool(seen) and seen[-1]["match"]["spectators"] == n
+
+            return told
+
+        for socket in (here, there, third):
+            await socket.until(counted(3))
+        assert live.spectators == 3
+        table.unwatch(third)
+        for socket in (here, there):
+            await socket.until(counted(2))
+        table.unwatch(there)
+        await here.until(counted(1))
+        assert live.spectators == 1
+
+    run_cluster(postgres_url, redis_server.url, body)

@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from cluster_helpers import RedisServer
 from ginrummy.service import GameService, ServiceConfig
 from ginrummy.service.cluster import ClusterConfig, ClusterNode
+from ginrummy.service.cluster.node import LIVE_KEPT
 from ginrummy.service.ports import GuestRow, LeaseLost, SeatRow
 from ginrummy.storage import SqlStore, make_engine
 from ginrummy.storage.redis_bus import RedisBus
@@ -360,5 +361,45 @@ def test_a_swiss_round_with_joins_on_both_processes_is_paired_once_by_its_proces
         assert len(pairs) == 2 and sorted(g for pair in pairs for g in pair) == sorted(p.id for p in people)
         state = await b.tournaments.state(swiss.id, people[3].id)
         assert state["tournament"]["round"] == 1 and state["me"]["match_id"] is not None
+
+    run_nodes(postgres_url, redis_server.url, body)
+
+
+def test_the_live_games_list_is_the_same_whichever_process_is_asked(
+    postgres_url: str, redis_server: RedisServer
+) -> None:
+    """Matches run on both processes: each lists its own and gathers the other's, so a visitor sees
+    every public match whichever process the page reaches; a robot match on either is never listed."""
+
+    async def body(nodes: list[Node]) -> None:
+        (a, node_a), (b, node_b) = nodes
+        ann, bob = await a.new_guest(), await b.new_guest()
+        await a.seek(ann, POOL)
+        await b.seek(bob, POOL)
+        news, _ = await asyncio.wait_for(asyncio.gather(paired(a, ann), paired(b, bob)), 10)
+        pooled = news["match_id"]
+        owner = a if pooled in a.live else b
+        other = b if owner is a else a
+        # A casual match of two strangers the other process runs (its quick pairing made elsewhere
+        # and taken over, as after a failover): stored, then loaded there.
+        cy, dee = await other.new_guest(), await other.new_guest()
+        row = other.new_match_row(
+            kind="online",
+            status="playing",
+            rules={"preset": "classic", "target": 100},
+            seats=(SeatRow(0, cy.id), SeatRow(1, dee.id)),
+        )
+        await other.store.create_match(row)
+        assert await other.get_live(row.id) is not None
+        await other.create_robot_match(await other.new_guest(), "novice", "classic")
+        await owner.create_robot_match(await owner.new_guest(), "novice", "classic")
+        for service in (a, b):
+            games = await service.live_games()
+            assert sorted(g["id"] for g in games) == sorted([pooled, row.id])
+            assert {p["id"] for g in games for p in g["players"]} == {ann.id, bob.id, cy.id, dee.id}
+        # A process that is gone is left out after the call timeout; the asking one still answers.
+        await asyncio.sleep(LIVE_KEPT)  # past the keeping time of the list gathered before
+        await kill(node_b)
+        assert [g["id"] for g in await a.live_games()] == [m for m in (pooled, row.id) if m in a.live]
 
     run_nodes(postgres_url, redis_server.url, body)

@@ -59,6 +59,7 @@ PAGES = {
     "/account": "account.html",
     "/tournaments": "tournaments.html",
     "/t/{tournament_id}": "tournament.html",
+    "/watch": "live.html",
     "/watch/{match_id}": "watch.html",
 }
 # The app manifest's own type (Python's table may not know the extension).

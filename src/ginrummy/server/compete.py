@@ -1,4 +1,4 @@
-"""HTTP routes of competition: accounts (claim, sign in, sign out), profiles and leaderboards."""
+"""HTTP routes of competition: accounts, pairing, tournaments, live games, profiles and leaderboards."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 
 from ..service import Forbidden, GameService, GuestRow, NotFound
+from ..service.live_games import LIVE_SHOWN
 
 __all__ = ["install"]
 
@@ -124,6 +125,14 @@ def install(
         spend(request, 1.0)
         me = await guest(request, response)
         return await service(request).tournaments.act(tournament_id, verb, me, address(request))
+
+    # -- live games ------------------------------------------------------------------
+
+    @app.get("/api/live")
+    async def live_games(request: Request, limit: str = str(LIVE_SHOWN)) -> dict[str, Any]:
+        """The public matches being played, highest rated first: the Watch page and the home page's
+        featured match (the first)."""
+        return {"games": await service(request).live_games(limit)}
 
     @app.get("/api/players/{guest_id}")
     async def player(guest_id: str, request: Request) -> dict[str, Any]:

@@ -61,6 +61,8 @@ log = logging.getLogger("ginrummy.service")
 HINT_RATE = 0.25
 HINT_BURST = 3
 HINT_LEVEL = "expert"
+#: Seconds a change of the spectators' count waits, so that a burst of them is sent once.
+SPECTATORS_PUSH = 0.5
 
 
 @functools.lru_cache(maxsize=64)
@@ -144,6 +146,7 @@ class LiveMatch:
         self.reactions = Reactions(len(seats), now)
         self._hint_allowance = Allowance(len(seats), HINT_RATE, HINT_BURST, now)
         self._hint_cache: dict[int, tuple[int, str]] = {}  # seat -> (version, hint message text)
+        self._count_due: asyncio.TimerHandle | None = None  # the spectators' count, to be sent
         self.turns = Turns(
             log=log,
             conns=self.conns,
@@ -246,16 +249,41 @@ class LiveMatch:
     def has_connections(self) -> bool:
         return self.conns.any_open()
 
+    @property
+    def spectators(self) -> int:
+        """How many spectators' sockets are open, here and (in a cluster) on the other processes,
+        which one connection stands for (`cluster.tables.ChannelSeat.spectators`)."""
+        return sum(getattr(conn, "spectators", 1) for conn in self.conns.watchers)
+
     def watch(self, conn: Connection) -> None:
         """A spectator's socket opened: it gets the public view now and after every change."""
         self.conns.watchers.add(conn)
         self.last_activity = self.clock()
         conn.send_text(self.spectator_text())
+        self.spectators_changed()
 
     def unwatch(self, conn: Connection) -> None:
         self.conns.watchers.discard(conn)
         self.last_activity = self.clock()
+        self.spectators_changed()
         self.host.release(self)
+
+    def spectators_changed(self) -> None:
+        """Tell the spectators how many they are, once for every burst of arrivals and departures
+        (a crowd opening a featured match would otherwise cost one message per pair of them)."""
+        if self._count_due is not None or self.closed:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a synchronous caller): the next change tells them
+            return
+
+        def send() -> None:
+            self._count_due = None
+            if not self.closed:
+                self.conns.send_watchers(self.spectator_text)
+
+        self._count_due = loop.call_later(SPECTATORS_PUSH, send)
 
     def idle_since(self, now: float) -> float:
         """Seconds nobody has watched this match with nothing due in it (0 when busy)."""
@@ -333,8 +361,12 @@ class LiveMatch:
             "status": self.status,
             "players": self._players_json(),
             "turn_deadline": self.turns.first_deadline(),
+            # Each seat's clock (team Gin runs two at once) and the time a turn gives.
+            "turn_deadlines": [self.turns.deadline(s) for s in range(len(self.seats))],
+            "turn_seconds": self.turn_seconds,
             "rated": self.rated,
             "tournament_id": self.tournament_id,
+            "spectators": self.spectators,
         }
         return dumps(self.wire.spectator(meta, self.version, self.ending))
 
@@ -472,6 +504,8 @@ class LiveMatch:
     async def close(self) -> None:
         """Stop timers and robot moves (server shutdown)."""
         self.closed = True
+        if self._count_due is not None:
+            self._count_due.cancel()
         await self.turns.close()
 
     # -- aborting, resigning and leaving a match with a stranger --------------------

@@ -23,6 +23,7 @@ from .fairplay import FairPlay
 from .identity import new_guest_id, new_secret, sign_guest, verify_guest
 from .leaderboards import Leaderboards, bucket_keys, utc_day
 from .live import LiveMatch, SeatInfo
+from .live_games import LIVE_SHOWN, entries, is_public, ordered
 from .options import (
     clean_name,
     parse_robot_levels,
@@ -821,6 +822,47 @@ class GameService:
             "result": game.result.to_json() if game.result is not None else row.result,
         }
 
+    # -- live games ----------------------------------------------------------------
+
+    def _listed_tournament(self, tournament_id: str) -> bool:
+        arena = self.tournaments.live.get(tournament_id)
+        return arena is not None and arena.row.listed
+
+    async def live_games(self, limit: Any = LIVE_SHOWN) -> list[dict[str, Any]]:
+        """The public matches being played (service/live_games.py), highest rated first; `limit`
+        a whole number (or its digits, from a query string). In a cluster each process lists the
+        matches it runs, and the one asked gathers the others' lists."""
+        if isinstance(limit, str) and limit.isdigit() and len(limit) < 4:
+            limit = int(limit)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= LIVE_SHOWN:
+            raise BadRequest(f"limit must be a whole number from 1 to {LIVE_SHOWN}, got {limit!r}")
+        found = await self.local_live_games()
+        if self.ownership is not None:  # cluster hook
+            found += await self.ownership.live_elsewhere()
+        return ordered(found, limit)
+
+    async def local_live_games(self) -> list[dict[str, Any]]:
+        """The list's entries of the public matches this process runs, the best `LIVE_SHOWN`."""
+        public = [live for live in self.live.values() if is_public(live, self._listed_tournament)]
+        wanted: dict[str, set[str]] = {}
+        for live in public:
+            pool = BOT_POOL if any(s.bot for s in live.seats) else GAME
+            wanted.setdefault(pool, set()).update(
+                s.guest_id for s in live.seats if s.kind == "human" and s.guest_id
+            )
+        now = self.clock()
+        ratings = {}
+        for pool, ids in wanted.items():
+            rows = await self.store.get_ratings(sorted(ids), pool)
+            ratings[pool] = {guest_id: public_rating(rows.get(guest_id), now) for guest_id in ids}
+        tournaments = {
+            live.tournament_id: {"id": live.tournament_id, "name": arena.row.name}
+            for live in public
+            if live.tournament_id is not None
+            and (arena := self.tournaments.live.get(live.tournament_id)) is not None
+        }
+        return ordered(entries(public, ratings, tournaments))
+
     # -- profiles ----------------------------------------------------------------
 
     async def profile(self, guest_id: str, game: str = GAME) -> dict[str, Any]:
@@ -906,11 +948,24 @@ class GameService:
                 "knock_deadwood": stats.knock_deadwood / stats.knocks if stats.knocks else None,
             },
             "matches": recent,
-            # A bot's games in progress are public (anyone may watch them, as on Lichess).
-            "playing": [{"id": r.id, "watch": f"/watch/{r.id}"} for r in every if r.status == "playing"]
-            if bot is not None
-            else [],
+            # The public games being played now (a bot's are all public, as on Lichess), to watch.
+            "playing": [
+                {"id": r.id, "watch": f"/watch/{r.id}"}
+                for r in every
+                if r.status == "playing" and (bot is not None or await self._public_row(r))
+            ],
         }
+
+    async def _public_row(self, row: MatchRow) -> bool:
+        """True when a stored match may be listed to watch (as `live_games.is_public`, from its row)."""
+        if row.kind == "online":
+            return True
+        if row.kind == "tourney":
+            if row.tournament_id is None:
+                return False
+            listed = await self.store.get_tournament(row.tournament_id)
+            return listed is not None and listed.listed
+        return bool(await self.bots.of([s.guest_id for s in row.seats if s.guest_id is not None]))
 
     async def profile_by_name(self, name: str, game: str = GAME) -> dict[str, Any]:
         account = await self.store.get_account_by_name(name_key(name))

@@ -50,6 +50,10 @@ POOL = "pool"  # the lease of quick pairing: its holder runs every pool of the s
 HANDOVER = "gr:handover"  # a process shutting down names the matches it let go
 HANDED_LEASES = "gr:handover:leases"  # ... and the other leases it let go (the pool, tournaments)
 RENAMED = "gr:renamed"  # a guest took a new name on one process: every table shows it
+LIVE = "gr:live"  # a process asks every other for the public matches it runs (the Watch list)
+#: The live games gathered from the other processes are kept this long (seconds): the home page of
+#: every visitor asks for them, and a broadcast with an answer from every process per visit costs.
+LIVE_KEPT = 1.0
 #: Service calls another process may ask the owner of a match (rooms and rematches), of the
 #: pool (quick pairing) or of a tournament to make.
 SERVICE_CALLS = frozenset(
@@ -74,6 +78,29 @@ def inbox(node: str) -> str:
 
 class CallFailed(Exception):
     """The owner did not answer a call (gone, paused or cut off)."""
+
+
+class _Gathering:
+    """The answers of every other process to one broadcast question, complete once all came."""
+
+    __slots__ = ("answers", "done", "expected")
+
+    def __init__(self) -> None:
+        self.answers: list[Any] = []
+        self.expected: int | None = None  # known once the question is sent
+        self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def add(self, answer: Any) -> None:
+        self.answers.append(answer)
+        self._check()
+
+    def expect(self, count: int) -> None:
+        self.expected = count
+        self._check()
+
+    def _check(self) -> None:
+        if self.expected is not None and len(self.answers) >= self.expected and not self.done.done():
+            self.done.set_result(None)
 
 
 class ClusterConfig:
@@ -128,6 +155,8 @@ class ClusterNode:
         self.relays: dict[str, TournamentRelay] = {}  # tournaments run elsewhere with pages here
         self.stand_ins: dict[str, dict[str, PageStandIn]] = {}  # owned tournaments: pages elsewhere
         self._calls: dict[int, asyncio.Future[Any]] = {}
+        self._gatherings: dict[int, _Gathering] = {}
+        self._live_kept: tuple[float, list[dict[str, Any]]] | None = None  # (when, the other games)
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._maintainer: asyncio.Task[None] | None = None
@@ -150,6 +179,7 @@ class ClusterNode:
         await self.bus.subscribe(HANDOVER, self._on_handover)
         await self.bus.subscribe(HANDED_LEASES, self._on_handed_leases)
         await self.bus.subscribe(RENAMED, self._on_renamed)
+        await self.bus.subscribe(LIVE, self._on_live_asked)
         self.bus.on_reconnect(self._bus_back)
         self.keeper.start()
         self._maintainer = asyncio.get_running_loop().create_task(self._maintain_forever())
@@ -535,11 +565,52 @@ class ClusterNode:
         with contextlib.suppress(BusDown):
             await self.bus.publish(inbox(lease.owner), json.dumps(message))
 
+    # -- live games (the Watch list) ---------------------------------------------
+
+    async def live_elsewhere(self) -> list[dict[str, Any]]:
+        """The public matches the other processes run, as each lists its own; a process that does
+        not answer within the call timeout is left out (its matches show again on the next ask)."""
+        now = time.monotonic()
+        kept = self._live_kept
+        if kept is not None and now - kept[0] < LIVE_KEPT:
+            return kept[1]
+        call_id = next(self._ids)
+        gathering = self._gatherings[call_id] = _Gathering()
+        try:
+            listeners = await self.bus.publish(LIVE, json.dumps({"id": call_id, "from": self.name}))
+            gathering.expect(listeners - 1)  # every listener but this process answers
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(gathering.done, self.config.call_timeout)
+        except BusDown:
+            return []
+        finally:
+            del self._gatherings[call_id]
+        games = [game for answer in gathering.answers for game in answer]
+        self._live_kept = (time.monotonic(), games)
+        return games
+
+    def _on_live_asked(self, text: str) -> None:
+        data = json.loads(text)
+        if data["from"] != self.name and not self.handing_over:
+            self._spawn(self._answer_live(data))
+
+    async def _answer_live(self, question: dict[str, Any]) -> None:
+        try:
+            games = await self.service.local_live_games()
+        except StoreError:
+            log.warning("the live games could not be listed for %s", question["from"], exc_info=True)
+            games = []
+        self.bus.publish_soon(inbox(question["from"]), json.dumps({"re": question["id"], "r": games}))
+
     # -- calls from other processes --------------------------------------------
 
     def _on_inbox(self, text: str) -> None:
         data = json.loads(text)
         if "re" in data:
+            gathering = self._gatherings.get(data["re"])
+            if gathering is not None:
+                gathering.add(data["r"])
+                return
             future = self._calls.get(data["re"])
             if future is not None and not future.done():
                 future.set_result(data["r"])
@@ -624,7 +695,11 @@ class ClusterNode:
         if op == "open":
             if seats is None:
                 seats = self.seats[match_id] = OwnerSeats(self.bus, match_id)
-            seats.open(live, seat, node)
+            seats.open(live, seat, node, max(1, int(call.get("count", 1))))
+            return None
+        if op == "count":
+            if seats is not None:
+                seats.count(live, node, max(1, int(call["count"])))
             return None
         if op == "close":
             if seats is not None:

@@ -50,12 +50,14 @@ def match_channel(match_id: str) -> str:
 class ChannelSeat:
     """At the owner: every socket of one seat (or the spectators) on other processes, as one connection."""
 
-    __slots__ = ("bus", "channel", "prefix")
+    __slots__ = ("bus", "channel", "prefix", "spectators")
 
     def __init__(self, bus: Bus, match_id: str, seat: int) -> None:
         self.bus = bus
         self.channel = match_channel(match_id)
         self.prefix = "W|" if seat == WATCHERS else f"S{seat}|"
+        #: The spectators' sockets it stands for, on every other process (`LiveMatch.spectators`).
+        self.spectators = 0
 
     def send_text(self, text: str) -> None:
         self.bus.publish_soon(self.channel, self.prefix + text)
@@ -69,22 +71,38 @@ class OwnerSeats:
         self.match_id = match_id
         self.nodes: dict[int, set[str]] = {}
         self.conns: dict[int, ChannelSeat] = {}
+        self.watching: dict[str, int] = {}  # node -> how many spectators' sockets it holds
 
-    def open(self, live: LiveMatch, seat: int, node: str) -> None:
-        """`node` holds a socket of `seat` now: it gets the current state on the channel."""
+    def open(self, live: LiveMatch, seat: int, node: str, count: int = 1) -> None:
+        """`node` holds a socket of `seat` now (`count` of them for the spectators): it gets the
+        current state on the channel."""
         nodes = self.nodes.setdefault(seat, set())
         nodes.add(node)
         conn = self.conns.get(seat)
+        if seat == WATCHERS:
+            self.watching[node] = count
         if conn is None:
             conn = self.conns[seat] = ChannelSeat(self.bus, self.match_id, seat)
             if seat == WATCHERS:
+                conn.spectators = sum(self.watching.values())
                 live.watch(conn)
             else:
                 live.connect(seat, conn)  # the first one: the whole table hears the seat is back
         elif seat == WATCHERS:
+            conn.spectators = sum(self.watching.values())
             conn.send_text(live.spectator_text())
+            live.spectators_changed()
         else:
             conn.send_text(live.state_text(seat))
+
+    def count(self, live: LiveMatch, node: str, count: int) -> None:
+        """`node` holds `count` spectators' sockets now (it still holds one: it said so)."""
+        conn = self.conns.get(WATCHERS)
+        if conn is None or node not in self.nodes.get(WATCHERS, ()):
+            return
+        self.watching[node] = count
+        conn.spectators = sum(self.watching.values())
+        live.spectators_changed()
 
     def close(self, live: LiveMatch | None, seat: int, node: str) -> None:
         """`node` closed its last socket of `seat`."""
@@ -92,6 +110,11 @@ class OwnerSeats:
         if nodes is None or node not in nodes:
             return
         nodes.discard(node)
+        if seat == WATCHERS:
+            self.watching.pop(node, None)
+            if nodes and live is not None:
+                self.conns[seat].spectators = sum(self.watching.values())
+                live.spectators_changed()
         if nodes:
             return
         del self.nodes[seat]
@@ -157,8 +180,11 @@ class RemoteTable:
         conns.add(conn)
         if len(conns) == 1:
             self._spawn(self._open(seat))
-        elif seat in self._last:
+            return
+        if seat in self._last:
             conn.send_text(self._last[seat])
+        if seat == WATCHERS:  # the owner counts every spectator, wherever its socket is
+            self._spawn(self._call_quietly("count", count=len(conns)))
 
     def _remove(self, seat: int, conn: Connection) -> None:
         conns = self.conns.get(seat)
@@ -166,6 +192,8 @@ class RemoteTable:
             return
         conns.discard(conn)
         if conns:
+            if seat == WATCHERS:
+                self._spawn(self._call_quietly("count", count=len(conns)))
             return
         del self.conns[seat]
         self._last.pop(seat, None)
@@ -204,7 +232,9 @@ class RemoteTable:
         task.add_done_callback(self._tasks.discard)
 
     async def _open(self, seat: int) -> None:
-        refused = await self._call("open", seat=seat)
+        # The spectators say how many they are by the time the call leaves (more may have come).
+        count = {"count": len(self.conns.get(seat, ()))} if seat == WATCHERS else {}
+        refused = await self._call("open", seat=seat, **count)
         if refused is not None:
             for conn in list(self.conns.get(seat, ())):
                 conn.send_text(self.node.error_text(*refused))

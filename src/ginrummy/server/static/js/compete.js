@@ -1,5 +1,7 @@
-// Competition helpers shared by pages: countdowns, rating text, board rows, the rating-history chart.
-import { formatNumber, t } from "./i18n.js";
+// Competition helpers shared by pages: countdowns, rating text, board rows, the rating-history
+// chart, the live games list.
+import { formatNumber, t, tn } from "./i18n.js";
+import { guestName, robotName } from "./names.js";
 import { h } from "./ui.js";
 
 /** "HH:MM:SS" (or "D d HH:MM:SS" past a day) until `seconds` from now; never negative. */
@@ -157,4 +159,44 @@ export function tournamentList(tournaments, now) {
       );
     }),
   );
+}
+
+/** One player of a live game: name (a link to the profile for a person), rating, and a mark. */
+function livePlayer(p) {
+  const name = p.kind === "robot" ? robotName(p.level) : guestName(p.name);
+  const label = p.id ? h("a", { href: `/players/${encodeURIComponent(p.id)}`, class: "player-link" }, name) : h("span", {}, name);
+  return h(
+    "span",
+    { class: "live-player", dataset: { seat: p.seat } },
+    label,
+    p.bot ? [" ", h("span", { class: "badge bot" }, t("bots.badge"))] : null,
+    p.rating !== null && p.rating !== undefined ? [" ", h("span", { class: "live-rating" }, ratingText(p))] : null,
+  );
+}
+
+/** A live game's line: who plays whom (with ratings), the score, the game, and Watch. */
+export function liveGameItem(game, { featured = false } = {}) {
+  const kind = game.tournament ? game.tournament.name : t(game.rated ? "online.rated" : "online.casual");
+  return h(
+    "li",
+    { class: `live-game${featured ? " featured" : ""}`, dataset: { id: game.id, rating: game.rating ?? "" } },
+    h("div", { class: "live-players" }, game.players.flatMap((p, i) => [i ? h("span", { class: "vs" }, " – ") : null, livePlayer(p)])),
+    h("div", { class: "live-score" }, game.scores.map((n) => formatNumber(n)).join(" – ")),
+    h(
+      "div",
+      { class: "live-about hint" },
+      t(`game.${game.game}`),
+      " · ",
+      t("watch.target", { n: game.target }),
+      " · ",
+      kind,
+      game.spectators ? [" · ", tn("watch.spectators", game.spectators)] : null,
+    ),
+    h("a", { class: featured ? "button primary live-watch" : "button live-watch", href: game.watch }, t("live.watch")),
+  );
+}
+
+/** The list of live games, in the server's order (highest rated first). */
+export function liveGameList(games) {
+  return h("ul", { class: "live-list", id: "live-list" }, games.map((g) => liveGameItem(g)));
 }

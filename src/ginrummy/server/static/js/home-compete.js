@@ -2,7 +2,7 @@
 // countdown to 00:00:00 UTC, the 30-day board.
 import { ApiError, api, describeError } from "./api.js";
 import { formatNumber, t } from "./i18n.js";
-import { boardTable, countdown, nextUtcMidnight, tournamentList } from "./compete.js";
+import { boardTable, countdown, liveGameItem, nextUtcMidnight, tournamentList } from "./compete.js";
 import { fill, h, toast } from "./ui.js";
 
 const PRESETS = ["classic", "hoyle", "oklahoma", "big_gin"];
@@ -121,6 +121,39 @@ export function showOnlinePanel(root) {
   });
 }
 
+const FEATURED_MS = 20000;
+
+/** The featured live match (Lichess TV): the highest rated being played, with Watch; none: nothing. */
+function featured(game) {
+  if (!game) return null;
+  return h(
+    "section",
+    { class: "panel featured-live", id: "featured-live", "aria-labelledby": "featured-live-title" },
+    h("h2", { id: "featured-live-title" }, h("span", {}, t("live.featured")), h("a", { class: "more", href: "/watch" }, t("live.all"))),
+    h("ul", { class: "live-list" }, liveGameItem(game, { featured: true })),
+  );
+}
+
+/** Keep the featured match current: another may have become the highest rated, or it ended. */
+async function refreshFeatured(root) {
+  try {
+    const live = await api("GET", "/api/live?limit=1");
+    const json = JSON.stringify(live.games[0] || null);
+    const shown = root.querySelector("#featured-live");
+    // Redrawn only when it changed: a Watch link being tapped stays where it is.
+    if (shown && shown.dataset.json === json) return;
+    const now = featured(live.games[0]);
+    if (now) now.dataset.json = json;
+    if (shown && now) shown.replaceWith(now);
+    else if (shown) shown.remove();
+    else if (now) root.prepend(now);
+  } catch {
+    // The next refresh tries again; the rest of the page is unaffected.
+  }
+}
+
+let featuredTimer = null;
+
 function panel(id, title, extra, board) {
   return h(
     "section",
@@ -133,9 +166,15 @@ function panel(id, title, extra, board) {
 /** Fill `root` with the boards; the daily one counts down to the next UTC midnight and then refreshes. */
 export async function showHomeBoards(root) {
   try {
-    const [data, tours] = await Promise.all([api("GET", "/api/leaderboards"), api("GET", "/api/tournaments")]);
+    const [data, tours, live] = await Promise.all([
+      api("GET", "/api/leaderboards"),
+      api("GET", "/api/tournaments"),
+      api("GET", "/api/live?limit=1"),
+    ]);
     const clock = h("strong", { class: "countdown", id: "daily-countdown" }, "00:00:00");
-    root.replaceChildren(
+    fill(
+      root,
+      featured(live.games[0]),
       h(
         "div",
         { class: "boards" },
@@ -150,6 +189,8 @@ export async function showHomeBoards(root) {
       ),
     );
     countdown(clock, nextUtcMidnight(data.now), data.now, () => setTimeout(() => showHomeBoards(root), 1500));
+    clearInterval(featuredTimer);
+    featuredTimer = setInterval(() => refreshFeatured(root), FEATURED_MS);
   } catch (error) {
     root.replaceChildren(h("p", { class: "error" }, describeError(error)));
   }

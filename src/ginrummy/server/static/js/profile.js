@@ -152,9 +152,9 @@ function render(p) {
     p.playing && p.playing.length
       ? h(
           "div",
-          { id: "bot-playing" },
+          { id: "now-playing" },
           h("h2", {}, t("bots.playing_now")),
-          h("ul", { class: "rows" }, p.playing.map((g) => h("li", {}, h("a", { class: "button", href: g.watch }, t("bots.watch"))))),
+          h("ul", { class: "rows" }, p.playing.map((g) => h("li", {}, h("a", { class: "button primary profile-watch", href: g.watch }, t("bots.watch"))))),
         )
       : null,
     h("h2", {}, t("profile.history")),

@@ -45,6 +45,7 @@ function header(active) {
     h("a", { href: "/", class: active === "home" ? "active" : null }, t("nav.play")),
     h("a", { href: "/matches", class: active === "matches" ? "active" : null }, t("nav.matches")),
     h("a", { href: "/tournaments", class: active === "tournaments" ? "active" : null }, t("nav.tournaments")),
+    h("a", { href: "/watch", id: "nav-watch", class: active === "watch" ? "active" : null }, t("nav.watch")),
     h("a", { href: "/leaderboard", class: active === "leaderboard" ? "active" : null }, t("nav.leaderboard")),
     h("a", { href: "/account", id: "nav-account", class: active === "account" ? "active" : null }, t("nav.account")),
   );
