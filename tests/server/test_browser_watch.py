@@ -36,7 +36,10 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def seek(page: Page, name: str) -> None:
     page.goto("/")
+    # The page writes the guest's current name into the field once it has loaded: fill after that.
+    page.wait_for_selector("#main:not([data-loading])")
     page.fill("#name", name)
+    expect(page.locator("#name")).to_have_value(name)
     page.click("#save-name")
     page.wait_for_selector("#toast.show[data-kind=ok]")
     page.select_option("#online-mode", "casual")
