@@ -116,14 +116,21 @@ def _fits(page: Page, name: str) -> None:
 
 def _reachable(page: Page, selector: str) -> None:
     """Visible once scrolled to, and wholly on the screen sideways."""
-    element = page.locator(selector).first
-    element.scroll_into_view_if_needed()
-    expect(element).to_be_visible()
-    box = element.bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 1, (
-        selector,
-        box,
-    )
+    # Scrolled to and measured in one step inside the page, again until it holds: a live page
+    # redraws on each message and may replace the element between two steps taken from here.
+    measure = """([selector, width]) => {
+      const el = document.querySelector(selector);
+      if (!el) return null;
+      el.scrollIntoView({block: 'nearest'});
+      const r = el.getBoundingClientRect();
+      const box = {x: r.left, width: r.width, top: r.top, bottom: r.bottom};
+      return r.width > 0 && r.left >= 0 && r.right <= width + 1 && r.top >= 0 && r.bottom <= innerHeight + 1
+        ? true : box;
+    }"""
+    try:
+        page.wait_for_function(f"(args) => ({measure})(args) === true", arg=[selector, PHONE["width"]])
+    except Exception as error:
+        raise AssertionError((selector, page.evaluate(measure, [selector, PHONE["width"]]))) from error
 
 
 def test_competition_pages_on_a_phone_and_the_countdown_to_utc_midnight(
