@@ -50,6 +50,7 @@ def test_a_rated_match_aborted_before_both_moved_says_aborted_unrated(
         for page in pages:
             expect(page.locator("#end #ended-unrated")).to_have_text(UNRATED, timeout=WAIT)
             expect(page.locator("#end h2")).to_have_text("The match was aborted")
+            expect(page.locator("#end #end-hands")).to_have_count(0)  # no "1 hand played: you won 0"
         expect(aborter.locator("#end .ended-reason").first).to_have_text("You aborted the match.")
         shot(other, artifacts_dir, "fair-play-aborted-unrated.png")
 

@@ -133,6 +133,12 @@ def test_a_socket_on_another_process_plays_through_the_owner_and_sees_only_its_s
         state = socket.states[-1]
         assert state["version"] == live.version >= 6
         assert json.loads(live.state_text(0)) == state  # exactly what a socket at the owner gets
+        # The coach's hint through the relay: the owner's hint for seat 0, and its refusals.
+        assert live.hints
+        hint = await table.hint(0, live.version)
+        assert isinstance(hint, str) and hint == await live.hint(0, live.version)
+        assert json.loads(hint)["type"] == "hint"
+        assert (await table.hint(0, live.version + 5))[0] == "stale"
         # Refusals come back from the owner with their reasons.
         other = 1 - (live.match.to_act or 0)
         refused = await table.act(other, {"type": "pass"}, None)

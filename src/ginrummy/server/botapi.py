@@ -33,6 +33,7 @@ from .ws import (
     FLOOD_CLOSE,
     SocketConnection,
     handle_message,
+    refuse,
 )
 
 __all__ = ["BotLimiter", "bot_game", "bot_stream", "install"]
@@ -222,12 +223,6 @@ def install(
 # -- the sockets ---------------------------------------------------------------------
 
 
-async def _refuse(websocket: WebSocket, code: str, message: str, close_code: int) -> None:
-    with contextlib.suppress(Exception):
-        await websocket.send_text(error_message(code, message))
-        await websocket.close(code=close_code, reason=message[:120])
-
-
 async def _open(websocket: WebSocket) -> BotIdentity | None:
     """Accept the socket and authenticate its token; None (the socket refused and closed) if not."""
     guard: SocketGuard = websocket.app.state.socket_guard
@@ -235,14 +230,14 @@ async def _open(websocket: WebSocket) -> BotIdentity | None:
     await websocket.accept()
     refused = guard.may_open(address)
     if refused is not None:
-        await _refuse(websocket, "rate_limited", refused, CLOSE_TRY_AGAIN)
+        await refuse(websocket, "rate_limited", refused, CLOSE_TRY_AGAIN)
         return None
     try:
         return await _service(websocket).bots.authenticate(websocket.headers.get("authorization"))
     except StoreBusy:
-        await _refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
+        await refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
     except ServiceError as exc:
-        await _refuse(websocket, exc.code, exc.message, CLOSE_UNAUTHORIZED)
+        await refuse(websocket, exc.code, exc.message, CLOSE_UNAUTHORIZED)
     return None
 
 
@@ -370,18 +365,18 @@ async def bot_game(websocket: WebSocket, match_id: str) -> None:
     try:
         live = await service.get_live(match_id)
     except StoreBusy:
-        await _refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
+        await refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
         return
     if live is None:
-        await _refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
+        await refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
         return
     seat = live.seat_of(identity.id)
     if seat is None:
-        await _refuse(websocket, "not_seated", "this bot is not seated at this match", CLOSE_FORBIDDEN)
+        await refuse(websocket, "not_seated", "this bot is not seated at this match", CLOSE_FORBIDDEN)
         return
     refused = guard.open(identity.id, address)
     if refused is not None:
-        await _refuse(websocket, "too_many_sockets", refused, CLOSE_TRY_AGAIN)
+        await refuse(websocket, "too_many_sockets", refused, CLOSE_TRY_AGAIN)
         return
     conn = SocketConnection(websocket)
     unwatch = service.bots.watch(identity.id, _on_revoked(conn))

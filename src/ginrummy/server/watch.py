@@ -15,7 +15,7 @@ from starlette.websockets import WebSocket
 from ..service import GameService, NotFound, StoreBusy, Unavailable
 from .guards import origin_allowed
 from .limits import SocketGuard
-from .ws import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN, COOKIE, SocketConnection, _refuse
+from .ws import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN, COOKIE, SocketConnection, refuse
 
 __all__ = ["tournament_socket", "watch_socket"]
 
@@ -29,13 +29,13 @@ async def _opened(websocket: WebSocket, what: str) -> bool:
     await websocket.accept()
     refused = guard.may_open(address)
     if refused is not None:
-        await _refuse(websocket, "rate_limited", refused, CLOSE_TRY_AGAIN)
+        await refuse(websocket, "rate_limited", refused, CLOSE_TRY_AGAIN)
         return False
     headers = websocket.headers
     if not origin_allowed(
         headers.get("origin"), headers.get("host", ""), websocket.app.state.settings.allowed_origins
     ):
-        await _refuse(
+        await refuse(
             websocket, "forbidden", f"this page may not open {what} of another site", CLOSE_FORBIDDEN
         )
         return False
@@ -60,13 +60,13 @@ async def watch_socket(websocket: WebSocket, match_id: str) -> None:
     try:
         live = await service.open_table(match_id)
     except StoreBusy:
-        await _refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
+        await refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
         return
     except Unavailable as exc:  # in a cluster: the match is moving between processes
-        await _refuse(websocket, "unavailable", str(exc), CLOSE_TRY_AGAIN)
+        await refuse(websocket, "unavailable", str(exc), CLOSE_TRY_AGAIN)
         return
     if live is None:
-        await _refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
+        await refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
         return
     conn = SocketConnection(websocket)
     live.watch(conn)
@@ -87,10 +87,10 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
     try:
         arena = await service.tournaments.page(tournament_id)
     except NotFound as exc:
-        await _refuse(websocket, "not_found", exc.message, CLOSE_NOT_FOUND)
+        await refuse(websocket, "not_found", exc.message, CLOSE_NOT_FOUND)
         return
     except Unavailable as exc:  # a cluster: its process is gone, it moves in a moment
-        await _refuse(websocket, "unavailable", exc.message, CLOSE_TRY_AGAIN)
+        await refuse(websocket, "unavailable", exc.message, CLOSE_TRY_AGAIN)
         return
     guest_id = await service.guest_of_cookie(websocket.cookies.get(COOKIE))
     conn = SocketConnection(websocket)

@@ -8,17 +8,17 @@ import json
 import logging
 import time
 from collections import deque
-from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
 from ..service import GameService, StoreBusy, Unavailable, error_message
+from ..service.cluster.ports import Table
 from .guards import origin_allowed
 from .jsonin import JsonInputError
 from .jsonin import loads as json_loads
 from .limits import SocketGuard, TokenBucket
 
-__all__ = ["SocketConnection", "TokenBucket", "handle_message", "match_socket"]
+__all__ = ["SocketConnection", "TokenBucket", "handle_message", "match_socket", "refuse"]
 
 log = logging.getLogger("ginrummy.server")
 
@@ -98,9 +98,10 @@ class SocketConnection:
             await self.task
 
 
-async def _refuse(
+async def refuse(
     websocket: WebSocket, code: str, message: str, close_code: int, *, join: str | None = None
 ) -> None:
+    """Send a socket its refusal (with the room's join link where there is one) and close it."""
     with contextlib.suppress(Exception):
         text = error_message(code, message)
         if join is not None:
@@ -118,12 +119,12 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     await websocket.accept()
     refused = guard.may_open(address)
     if refused is not None:
-        await _refuse(websocket, "rate_limited", refused, CLOSE_TRY_AGAIN)
+        await refuse(websocket, "rate_limited", refused, CLOSE_TRY_AGAIN)
         return
     # A page on another site must not use a visitor's cookie to play for them.
     headers = websocket.headers
     if not origin_allowed(headers.get("origin"), headers.get("host", ""), settings.allowed_origins):
-        await _refuse(
+        await refuse(
             websocket, "forbidden", "this page may not open a table of another site", CLOSE_FORBIDDEN
         )
         return
@@ -131,13 +132,13 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         guest_id = await service.guest_of_cookie(websocket.cookies.get(COOKIE))
         live = await service.open_table(match_id)
     except StoreBusy:
-        await _refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
+        await refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
         return
     except Unavailable as exc:  # in a cluster: the match is moving between processes
-        await _refuse(websocket, "unavailable", str(exc), CLOSE_TRY_AGAIN)
+        await refuse(websocket, "unavailable", str(exc), CLOSE_TRY_AGAIN)
         return
     if live is None:
-        await _refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
+        await refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
         return
     seat = live.seat_of(guest_id) if guest_id is not None else None
     if guest_id is None or seat is None:
@@ -149,11 +150,11 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
             else ("not_seated", "you are not seated at this table")
         )
         join = live.room_code if live.status == "waiting" and live.room_code else None
-        await _refuse(websocket, code, reason, CLOSE_FORBIDDEN, join=f"/r/{join}" if join else None)
+        await refuse(websocket, code, reason, CLOSE_FORBIDDEN, join=f"/r/{join}" if join else None)
         return
     refused = guard.open(guest_id, address)
     if refused is not None:
-        await _refuse(websocket, "too_many_sockets", refused, CLOSE_TRY_AGAIN)
+        await refuse(websocket, "too_many_sockets", refused, CLOSE_TRY_AGAIN)
         return
     conn = SocketConnection(websocket)
     live.connect(seat, conn)
@@ -217,7 +218,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                 await websocket.close(code=1008, reason="too many messages")
 
 
-async def handle_message(live: Any, seat: int, text: str) -> str | None:
+async def handle_message(live: Table, seat: int, text: str) -> str | None:
     """One message of a seated player (a person's page or a bot): the reply to send, if any."""
     try:
         data = json_loads(text)

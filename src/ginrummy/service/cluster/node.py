@@ -34,7 +34,7 @@ from ..ports import Lease, LeaseLost, LeaseStore, Store, StoreError
 from .leases import LeaseKeeper
 from .pages import PageStandIn, TournamentRelay, tournament_channel
 from .ports import Bus, BusDown, Droppable, OwnedElsewhere, TournamentElsewhere
-from .tables import WATCHERS, OwnerSeats, RemoteTable, match_channel
+from .tables import HINT, WATCHERS, OwnerSeats, RemoteTable, match_channel
 
 if TYPE_CHECKING:
     from ..live import LiveMatch
@@ -716,6 +716,9 @@ class ClusterNode:
         if op == "back":
             live.back(seat)
             return None
+        if op == "hint":
+            hint = await live.hint(seat, call.get("version"))
+            return (HINT, hint) if isinstance(hint, str) else hint
         return "bad_message", f"unknown call {op!r}"
 
     def _on_handover(self, text: str) -> None:

@@ -116,6 +116,10 @@ class Table(Protocol):
 
     def react(self, seat: int, emote: Any) -> tuple[str, str] | None: ...
 
+    async def hint(self, seat: int, version: Any) -> str | tuple[str, str]:
+        """The coach's hint message for `seat`'s turn, or a refusal as (code, message)."""
+        ...
+
     def back(self, seat: int) -> None: ...
 
 

@@ -41,6 +41,7 @@ class TableHost(Protocol):
 log = logging.getLogger("ginrummy.cluster")
 
 WATCHERS = -1  # the "seat" of spectators in presence and on the channel
+HINT = "hint"  # the code of an owner's answer that is a hint, not a refusal: ("hint", message text)
 
 
 def match_channel(match_id: str) -> str:
@@ -264,6 +265,13 @@ class RemoteTable:
     def react(self, seat: int, emote: Any) -> tuple[str, str] | None:
         self._spawn(self._answer_later(seat, "react", emote=emote))
         return None
+
+    async def hint(self, seat: int, version: Any) -> str | tuple[str, str]:
+        # The owner answers a hint as the refusal-shaped pair ("hint", message text).
+        answer = await self._call("hint", seat=seat, version=version)
+        if answer is None:
+            return "unavailable", "no hint came back; ask again in a moment"
+        return answer[1] if answer[0] == HINT else answer
 
     def back(self, seat: int) -> None:
         self._spawn(self._call_quietly("back", seat=seat))

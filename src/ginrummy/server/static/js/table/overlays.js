@@ -229,13 +229,16 @@ export class Overlays {
             h("strong", { id: "final-theirs" }, formatNumber(r.scores[1 - seat])),
             h("span", {}, ` ${shown[1 - seat]}`),
           ),
-          h(
-            "p",
-            { id: "end-hands" },
-            tn("end.hands_played", r.hands_played),
-            " ",
-            t("end.hands_won", { mine: r.hands_won[seat], theirs: r.hands_won[1 - seat] }),
-          ),
+          // An aborted match was never played out: no count of hands played and won.
+          r.ended === "aborted"
+            ? null
+            : h(
+                "p",
+                { id: "end-hands" },
+                tn("end.hands_played", r.hands_played),
+                " ",
+                t("end.hands_won", { mine: r.hands_won[seat], theirs: r.hands_won[1 - seat] }),
+              ),
           bonuses.length ? h("ul", { class: "bonuses" }, bonuses.map((b) => h("li", {}, b))) : null,
           m.rematch_id && state.player(1 - seat).kind === "human"
             ? h("p", { class: "rematch-ready", id: "rematch-asked" }, t("end.rematch_asked", { name: state.opponentName() }))
