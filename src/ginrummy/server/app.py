@@ -40,11 +40,12 @@ from .settings import Settings
 from .watch import tournament_socket, watch_socket
 from .ws import match_socket
 
-__all__ = ["COOKIE", "create_app"]
+__all__ = ["COOKIE", "DEVICE_COOKIE", "create_app"]
 
 log = logging.getLogger("ginrummy.server")
 
 COOKIE = "gr_guest"
+DEVICE_COOKIE = "gr_device"  # sent with the API calls only: the sign-in and sign-up set and read it
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
 
 PAGES = {
@@ -196,6 +197,10 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         return PlainTextResponse(str(exc.detail), status_code=exc.status_code)
 
     def _set_cookie(response: Response, value: str) -> None:
+        # A new guest made earlier in the request set a cookie already: only the last one counts.
+        response.raw_headers[:] = [
+            (k, v) for k, v in response.raw_headers if not (k == b"set-cookie" and v.startswith(b"gr_guest="))
+        ]
         response.set_cookie(
             COOKIE,
             value,
@@ -204,6 +209,18 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
             samesite="lax",
             secure=settings.cookie_secure,
             path="/",
+        )
+
+    def _set_device(response: Response, value: str) -> None:
+        """The device cookie: which accounts signed in on this browser (the sign-in limits trust it)."""
+        response.set_cookie(
+            DEVICE_COOKIE,
+            value,
+            max_age=COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="lax",
+            secure=settings.cookie_secure,
+            path="/api/",
         )
 
     def _service(request: Request) -> GameService:
@@ -336,8 +353,10 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         app,
         guest=_guest,
         spend=_spend,
+        address=_address,
         json_body=_json_body,
         set_cookie=_set_cookie,
+        set_device=_set_device,
         clear_cookie=_clear_cookie,
     )
 

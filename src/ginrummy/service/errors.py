@@ -15,6 +15,7 @@ __all__ = [
     "TooLarge",
     "Unauthorized",
     "Unavailable",
+    "WrongPassword",
     "encodable",
 ]
 
@@ -53,6 +54,12 @@ class BadRequest(ServiceError):
 class Forbidden(ServiceError):
     code = "forbidden"
     status = 403
+
+
+class WrongPassword(Forbidden):
+    """A sign-in whose name or password is wrong (one code for both: which one is not told)."""
+
+    code = "wrong_password"
 
 
 class Unauthorized(ServiceError):

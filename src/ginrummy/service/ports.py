@@ -313,8 +313,23 @@ class Store(Protocol):
 
     async def rename_guest(self, guest_id: str, name: str) -> None: ...
 
+    async def cookie_guest(self, guest_id: str, session_hash: str | None) -> GuestRow | None:
+        """The guest a true cookie signature names, if the cookie still signs it in: with
+        `session_hash`, the guest of that live session; without, a guest that has no account (an
+        account signs in by its sessions only)."""
+        ...
+
+    async def create_session(self, session_hash: str, guest_id: str, at: float) -> None:
+        """Keep a new session of an account (`session_hash`: the SHA-256 of its token)."""
+        ...
+
+    async def end_session(self, session_hash: str) -> bool:
+        """Forget one session (its cookie signs nobody in any more); whether it existed."""
+        ...
+
     async def revoke_sessions(self, guest_id: str) -> int:
-        """Raise the guest's session epoch (every cookie given before stops working); the new epoch."""
+        """End every session of the guest and raise its session epoch (every cookie given before
+        stops working); the new epoch."""
         ...
 
     async def create_match(self, match: MatchRow) -> None: ...

@@ -1,0 +1,179 @@
+"""Account security over HTTP (issue 26): lockouts that keep out only the guesser, sessions the
+server ends, a new cookie at sign-up and sign-in, no guest passing for an account."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from server_helpers import Guest, live_server, new_guest, run, test_settings
+
+from ginrummy.service.accounts import address_key
+
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server behind a proxy it believes (127.0.0.1): each guest may come from its own address."""
+    settings = test_settings(tmp_path_factory.mktemp("security"), forwarded_allow_ips=("127.0.0.1",))
+    with live_server(settings) as address:
+        yield address
+
+
+async def _account(host: str, name: str, address: str) -> Guest:
+    owner = Guest(host, address=address)
+    await owner.me()
+    status, data = await owner.request("POST", "/api/account", {"name": name, "password": PASSWORD})
+    assert status == 200, data
+    return owner
+
+
+def test_the_lockout_script_leaves_the_owner_signing_in_from_a_known_device(host: str) -> None:
+    async def body() -> None:
+        owner = await _account(host, "Victim_1", "198.51.100.7")
+        me = await owner.me()
+        assert owner.device  # the sign-up remembered this browser
+        status, _ = await owner.request("POST", "/api/logout")
+        assert status == 200 and (await owner.me())["id"] != me["id"]
+
+        # The script: five wrong passwords, then again each window, from another address.
+        attacker = Guest(host, address="203.0.113.9")
+        for _ in range(5):
+            status, data = await attacker.request(
+                "POST", "/api/login", {"name": "victim_1", "password": "guess 1234"}
+            )
+            assert (status, data["error"]["code"]) == (403, "wrong_password")
+        # The attacker stays throttled, even when it guesses right.
+        status, data = await attacker.request(
+            "POST", "/api/login", {"name": "victim_1", "password": PASSWORD}
+        )
+        assert (status, data["error"]["code"]) == (429, "rate_limited")
+        # The owner's browser signs in at once, even from the attacker's own address.
+        owner.address = "203.0.113.9"
+        status, signed = await owner.request("POST", "/api/login", {"name": "Victim_1", "password": PASSWORD})
+        assert status == 200 and signed["id"] == me["id"]
+        # So does the owner on a new device from its own address (the failures were the attacker's).
+        phone = Guest(host, address="198.51.100.7")
+        status, signed = await phone.request("POST", "/api/login", {"name": "victim_1", "password": PASSWORD})
+        assert status == 200 and signed["id"] == me["id"]
+
+    run(body)
+
+
+def test_guessers_from_many_addresses_lock_new_devices_out_but_never_a_known_one(host: str) -> None:
+    async def body() -> None:
+        owner = await _account(host, "Victim_2", "198.51.100.8")
+        me = await owner.me()
+        for n in range(4 * 5):  # twenty wrong passwords from four addresses
+            guesser = Guest(host, address=f"192.0.2.{n // 5 + 1}")
+            status, _ = await guesser.request(
+                "POST", "/api/login", {"name": "victim_2", "password": f"guess {n:04}"}
+            )
+            assert status == 403
+        # Every unknown device is now held back for this name: a fifth address too.
+        stranger = Guest(host, address="192.0.2.99")
+        status, data = await stranger.request(
+            "POST", "/api/login", {"name": "victim_2", "password": PASSWORD}
+        )
+        assert (status, data["error"]["code"]) == (429, "rate_limited")
+        # The owner's known browser is not.
+        status, signed = await owner.request("POST", "/api/login", {"name": "victim_2", "password": PASSWORD})
+        assert status == 200 and signed["id"] == me["id"]
+        # A known device counts its own failures, apart from everyone else's.
+        for _ in range(5):
+            status, _ = await owner.request(
+                "POST", "/api/login", {"name": "victim_2", "password": "typo typo"}
+            )
+            assert status == 403
+        status, data = await owner.request("POST", "/api/login", {"name": "victim_2", "password": PASSWORD})
+        assert status == 429 and "from this device" in data["error"]["message"]
+
+    run(body)
+
+
+def test_a_forged_or_foreign_device_cookie_earns_no_trust(host: str) -> None:
+    async def body() -> None:
+        await _account(host, "Victim_3", "198.51.100.9")
+        other = await _account(host, "Someone_3", "198.51.100.10")  # a device known to another account
+        for forged in (other.device, f"{other.device}x", "abc.def.0123"):
+            attacker = Guest(host, address="203.0.113.30")
+            attacker.device = forged
+            for _ in range(5):
+                status, _ = await attacker.request(
+                    "POST", "/api/login", {"name": "victim_3", "password": "guess 1234"}
+                )
+                assert status in (403, 429)
+            status, data = await attacker.request(
+                "POST", "/api/login", {"name": "victim_3", "password": PASSWORD}
+            )
+            assert status == 429, (forged, data)
+
+    run(body)
+
+
+def test_sign_up_and_sign_in_give_a_new_session_cookie(host: str) -> None:
+    async def body() -> None:
+        victim = await new_guest(host)
+        planted = victim.cookie  # a cookie an attacker made and slipped into the victim's browser
+        me = await victim.me()
+        status, claimed = await victim.request(
+            "POST", "/api/account", {"name": "Fixed_1", "password": PASSWORD}
+        )
+        assert status == 200 and claimed["id"] == me["id"] and claimed["account"] is True
+        assert victim.cookie != planted
+        assert (await victim.me())["id"] == me["id"]
+        # Whoever kept the guest cookie holds a fresh guest, not the account.
+        attacker = Guest(host, planted)
+        assert (await attacker.me())["id"] != me["id"]
+        status, refused = await Guest(host, planted).request("POST", "/api/logout/everywhere")
+        assert status == 403
+
+        # Each sign-in is its own session, with its own cookie.
+        laptop, phone = Guest(host), Guest(host)
+        for device in (laptop, phone):
+            await device.me()
+            before = device.cookie
+            status, _ = await device.request("POST", "/api/login", {"name": "fixed_1", "password": PASSWORD})
+            assert status == 200 and device.cookie != before
+            assert (await Guest(host, before).me())["id"] != me["id"]
+        assert laptop.cookie != phone.cookie
+
+    run(body)
+
+
+def test_logout_ends_that_session_and_the_saved_cookie_signs_nobody_in(host: str) -> None:
+    async def body() -> None:
+        laptop = await _account(host, "Leaver_1", "198.51.100.20")
+        me = await laptop.me()
+        phone = Guest(host)
+        status, _ = await phone.request("POST", "/api/login", {"name": "leaver_1", "password": PASSWORD})
+        assert status == 200
+        saved = phone.cookie
+        status, out = await phone.request("POST", "/api/logout")
+        assert (status, out) == (200, {"ok": True})
+        for replayed in (Guest(host, saved), Guest(host, saved)):
+            assert (await replayed.me())["id"] != me["id"]
+            status, _ = await replayed.request("POST", "/api/logout/everywhere")
+            assert status == 403
+        # The table socket does not take it either.
+        match_id = await laptop.robot_match()
+        table = await laptop.connect(match_id, cookie=saved)
+        assert (await table.error())["code"] == "no_guest"
+        # The other session (the laptop's) goes on.
+        assert (await laptop.me())["id"] == me["id"]
+        # A guest without an account that signs out is gone for good as well.
+        guest = await new_guest(host)
+        kept = guest.cookie
+        gone = (await guest.me())["id"]
+        status, _ = await guest.request("POST", "/api/logout")
+        assert status == 200 and (await Guest(host, kept).me())["id"] != gone
+
+    run(body)
+
+
+def test_an_ipv6_home_counts_as_one_address() -> None:
+    assert address_key("2001:db8:1:2::5") == address_key("2001:db8:1:2:ffff::1") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::5") != address_key("2001:db8:1:2::5")
+    assert address_key("198.51.100.7") == "198.51.100.7"
+    assert address_key("testclient") == "testclient"
