@@ -177,3 +177,23 @@ def test_an_ipv6_home_counts_as_one_address() -> None:
     assert address_key("2001:db8:1:3::5") != address_key("2001:db8:1:2::5")
     assert address_key("198.51.100.7") == "198.51.100.7"
     assert address_key("testclient") == "testclient"
+
+
+def test_every_stored_name_refuses_control_and_bidi_characters(host: str) -> None:
+    async def body() -> None:
+        guest = await new_guest(host)
+        before = (await guest.me())["name"]
+        for bad in ("Ann\u0000", "\u202eAnn", "An\u200fn", "Ann\u3164"):
+            status, data = await guest.request("POST", "/api/me", {"name": bad})
+            assert status == 400 and "invisible or control" in data["error"]["message"], (bad, data)
+        assert (await guest.me())["name"] == before
+        # Account names: a blank Hangul letter counts as a letter, and is refused all the same.
+        for bad in ("\u3164abc", "abc\u3164def"):
+            status, data = await guest.request("POST", "/api/account", {"name": bad, "password": PASSWORD})
+            assert status == 400 and "U+3164" in data["error"]["message"], (bad, data)
+        owner = await _account(host, "Maker_1", "198.51.100.40")
+        for bad in ("Bot\u202e1", "bot\u3164x"):
+            status, data = await owner.request("POST", "/api/bots", {"name": bad})
+            assert status == 400 and "invisible or control" in data["error"]["message"], (bad, data)
+
+    run(body)

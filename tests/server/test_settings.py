@@ -60,8 +60,10 @@ def test_every_variable_is_read() -> None:
             "GINRUMMY_DAILY_ARENA_HOURS": "21, 9",
             "GINRUMMY_DAILY_SWISS_HOURS": "none",
             "GINRUMMY_WS_DEFLATE": "yes",
+            "GINRUMMY_OPEN_TOURNAMENTS": "7",
         }
     )
+    assert settings.open_tournaments == 7
     assert settings.redis_url == "redis://cache:6379/2" and settings.node_name == "web-2"
     assert (settings.lease_seconds, settings.heartbeat_seconds, settings.call_timeout) == (6, 1.5, 3)
     assert settings.database_url == "postgresql+psycopg://u:p@db/gin" and settings.secret == "k" * 40
@@ -110,6 +112,8 @@ def test_every_variable_is_read() -> None:
         ("GINRUMMY_DAILY_SWISS_HOURS", "3,15,3", "hour 3 twice"),
         ("GINRUMMY_DAILY_SWISS_HOURS", "3;15", "separated by commas"),
         ("GINRUMMY_WS_DEFLATE", "maybe", "1 or 0"),
+        ("GINRUMMY_OPEN_TOURNAMENTS", "-1", "whole number"),
+        ("GINRUMMY_OPEN_TOURNAMENTS", "many", "whole number"),
     ],
 )
 def test_bad_values_are_refused_with_the_variable_named(name: str, value: str, words: str) -> None:

@@ -288,6 +288,30 @@ def test_a_tournament_starts_at_a_chosen_time_in_utc_not_in_the_past_nor_too_far
     run_closing(body)
 
 
+def test_one_person_may_have_only_a_few_tournaments_open(host: str) -> None:
+    async def body() -> None:
+        maker = await new_guest(host)
+        made = []
+        for n in range(3):  # the default cap (GINRUMMY_OPEN_TOURNAMENTS)
+            status, data = await maker.request(
+                "POST", "/api/tournaments", {"name": f"Mine {n}", "starts_in": 60}
+            )
+            assert status == 200, data
+            made.append(data["id"])
+        status, data = await maker.request(
+            "POST", "/api/tournaments", {"name": "One too many", "starts_in": 60}
+        )
+        assert status == 403 and "3 at a time" in data["error"]["message"], data
+        status, data = await maker.request("GET", "/api/tournaments/" + made[0])
+        assert status == 200  # what was made before stays
+        # Somebody else is not held back by it.
+        other = await new_guest(host)
+        status, data = await other.request("POST", "/api/tournaments", {"name": "Theirs", "starts_in": 60})
+        assert status == 200, data
+
+    run_closing(body)
+
+
 def test_bad_tournaments_are_refused(host: str) -> None:
     async def body() -> None:
         guest = await new_guest(host)
@@ -299,9 +323,19 @@ def test_bad_tournaments_are_refused(host: str) -> None:
             ({"name": ""}, "1 to 40"),
             ({"rated": "yes"}, "rated must be"),
             ({"rules": "chess"}, "bad rules"),
+            # Control and bidi characters, as account names refuse them (one validator for both).
+            ({"name": "Cup\u0000"}, "U+0000"),
+            ({"name": "\u202eCup of the week"}, "U+202E"),
+            ({"name": "Cup\u2066 of\u2069"}, "U+2066"),
+            ({"name": "\u3164"}, "U+3164"),
         ):
             status, data = await guest.request("POST", "/api/tournaments", bad)
             assert status == 400 and reason in data["error"]["message"], data
+        assert [
+            t
+            for t in (await guest.request("GET", "/api/tournaments"))[1]["tournaments"]
+            if t["name"] == "Cup"
+        ] == []
         status, data = await guest.request("GET", "/api/tournaments/nope")
         assert status == 404
 

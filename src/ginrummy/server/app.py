@@ -105,6 +105,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
                 daily_swiss_hours=settings.daily_swiss_hours,
                 default_turn_seconds=settings.turn_seconds,
                 robot_time_budget=settings.robot_time_budget,
+                open_tournaments=settings.open_tournaments,
             ),
             secret=settings.secret,
         )

@@ -45,6 +45,8 @@ Environment variables (all optional):
   whole hours 0-23 (default ``0,6,12,18``; ``none``: no daily arena).
 - ``GINRUMMY_DAILY_SWISS_HOURS``: the UTC hours the daily Swiss tournaments start at (default
   ``3,15``; ``none``: no daily Swiss).
+- ``GINRUMMY_OPEN_TOURNAMENTS``: tournaments one person (guest or account) may have made that
+  have not finished yet; one more is refused until one of them ends (default 3; ``0`` = no limit).
 - ``GINRUMMY_WS_DEFLATE``: ``1`` to compress WebSocket messages (permessage-deflate): less
   traffic, much more server CPU (default off).
 - ``GINRUMMY_LOG_LEVEL``: ``debug``, ``info`` (default), ``warning``...
@@ -185,6 +187,7 @@ class Settings:
     swiss_round_gap: float = 10.0
     daily_arena_hours: tuple[int, ...] = DAILY_ARENA_HOURS
     daily_swiss_hours: tuple[int, ...] = DAILY_SWISS_HOURS
+    open_tournaments: int = 3
     rate_per_second: float = 20.0
     rate_burst: int = 40
     sockets_per_guest: int = 8
@@ -276,6 +279,11 @@ class Settings:
             raise SettingsError(
                 f"GINRUMMY_HEARTBEAT_SECONDS ({heartbeat:g}) must be shorter than GINRUMMY_LEASE_SECONDS ({lease:g})"
             )
+        open_text = env.get("GINRUMMY_OPEN_TOURNAMENTS", "").strip() or "3"
+        if not (open_text.isascii() and open_text.isdigit()):
+            raise SettingsError(
+                f"GINRUMMY_OPEN_TOURNAMENTS must be a whole number of tournaments (0: no limit), got {open_text!r}"
+            )
         return cls(
             database_url=url,
             secret=env.get("GINRUMMY_SECRET", "").strip() or None,
@@ -286,6 +294,7 @@ class Settings:
             swiss_round_gap=_float(env, "GINRUMMY_SWISS_ROUND_GAP", 10.0),
             daily_arena_hours=_hours(env, "GINRUMMY_DAILY_ARENA_HOURS", DAILY_ARENA_HOURS),
             daily_swiss_hours=_hours(env, "GINRUMMY_DAILY_SWISS_HOURS", DAILY_SWISS_HOURS),
+            open_tournaments=int(open_text),
             rate_per_second=rate,
             rate_burst=burst,
             sockets_per_guest=int(sockets[0]),

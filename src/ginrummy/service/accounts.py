@@ -24,6 +24,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from .errors import BadRequest, Conflict, Forbidden, NameTaken, RateLimited, WrongPassword
 from .identity import Device
+from .names import refuse_invisible
 from .ports import AccountRow, GuestRow, Store, StoreError
 
 __all__ = [
@@ -56,6 +57,7 @@ def clean_account_name(value: Any) -> str:
     name = unicodedata.normalize("NFC", value.strip())
     if not NAME_MIN <= len(name) <= NAME_MAX:
         raise BadRequest(f"an account name has {NAME_MIN} to {NAME_MAX} characters, got {len(name)}")
+    refuse_invisible(name, "an account name")  # blank letters (U+3164) count as letters below
     for ch in name:
         if not (ch.isalnum() or ch in "_-"):
             raise BadRequest(f"an account name has only letters, digits, '_' and '-', not {ch!r}")

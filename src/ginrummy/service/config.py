@@ -29,3 +29,5 @@ class ServiceConfig:
     daily_swiss_rounds: int = 5
     swiss_round_gap: float = 10.0  # seconds between the end of a Swiss round and the next pairing
     online_turn_seconds: float | None = 60  # the turn clock of matches between strangers
+    #: Tournaments one person may have made that have not finished yet (0: no limit).
+    open_tournaments: int = 3

@@ -473,8 +473,10 @@ class Store(Protocol):
 
     async def get_tournament(self, tournament_id: str) -> TournamentRow | None: ...
 
-    async def tournaments(self, statuses: tuple[str, ...], *, listed_only: bool) -> list[TournamentRow]:
-        """Tournaments in these states, soonest first."""
+    async def tournaments(
+        self, statuses: tuple[str, ...], *, listed_only: bool, created_by: str | None = None
+    ) -> list[TournamentRow]:
+        """Tournaments in these states (made by `created_by`, if given), soonest first."""
         ...
 
     async def set_tournament_status(

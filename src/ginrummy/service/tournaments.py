@@ -30,6 +30,7 @@ import json
 import logging
 import secrets
 import time
+import unicodedata
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Coroutine
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from .cluster.ports import Droppable, Page, TournamentElsewhere
 from .errors import BadRequest, Forbidden, NotFound, Unavailable
 from .host import ServiceHost
+from .names import refuse_invisible
 from .options import parse_rules, parse_turn_seconds, robot_level_for
 from .ports import GuestRow, Lease, MatchRow, SeatRow, StoreError, TournamentPlayer, TournamentRow
 from .ratings import GAME
@@ -1019,9 +1021,10 @@ def _fields(row: TournamentRow) -> dict[str, Any]:
 def _clean_name(value: Any) -> str:
     if not isinstance(value, str):
         raise BadRequest("name must be a string")
-    name = " ".join(value.split())
+    name = unicodedata.normalize("NFC", " ".join(value.split()))
     if not 1 <= len(name) <= NAME_MAX:
         raise BadRequest(f"a tournament name has 1 to {NAME_MAX} characters")
+    refuse_invisible(name, "a tournament name")
     return name
 
 
@@ -1296,6 +1299,16 @@ class Tournaments:
         if fmt not in ("arena", "swiss"):
             raise BadRequest(f"format must be 'arena' or 'swiss', got {fmt!r}")
         name = _clean_name(body.get("name", "Arena" if fmt == "arena" else "Swiss"))
+        cap = self.service.config.open_tournaments
+        if cap:
+            mine = await self.service.store.tournaments(
+                ("created", "started"), listed_only=False, created_by=creator
+            )
+            if len(mine) >= cap:
+                raise Forbidden(
+                    f"you have {len(mine)} tournaments that have not finished yet; one person may have "
+                    f"{cap} at a time: make another when one of them is over"
+                )
         now = self.service.clock()
         starts = _start(body, now)
         rounds: int | None = None

@@ -1124,11 +1124,15 @@ class SqlStore:
 
         return await self._run(job, read=True)
 
-    async def tournaments(self, statuses: tuple[str, ...], *, listed_only: bool) -> list[TournamentRow]:
+    async def tournaments(
+        self, statuses: tuple[str, ...], *, listed_only: bool, created_by: str | None = None
+    ) -> list[TournamentRow]:
         def job(conn: sa.Connection) -> list[TournamentRow]:
             query = sa.select(tournaments).where(tournaments.c.status.in_(statuses))
             if listed_only:
                 query = query.where(tournaments.c.listed.is_(True))
+            if created_by is not None:
+                query = query.where(tournaments.c.created_by == created_by)
             return [_tournament(r) for r in conn.execute(query.order_by(tournaments.c.starts_at))]
 
         return await self._run(job, read=True)
