@@ -197,3 +197,59 @@ def test_every_stored_name_refuses_control_and_bidi_characters(host: str) -> Non
             assert status == 400 and "invisible or control" in data["error"]["message"], (bad, data)
 
     run(body)
+
+
+def test_a_guest_may_not_take_an_accounts_name(host: str) -> None:
+    async def body() -> None:
+        await _account(host, "Victim_9", "198.51.100.50")
+        guest = await new_guest(host)
+        before = (await guest.me())["name"]
+        # The same name after NFKC and case folding (full-width letters too), or with a space for '_'.
+        for copy in ("victim_9", "VICTIM_9", "\uff36\uff49\uff43\uff54\uff49\uff4d_\uff19", "Victim 9"):
+            status, data = await guest.request("POST", "/api/me", {"name": copy})
+            assert (status, data["error"]["code"]) == (409, "name_taken"), (copy, data)
+            assert "name of an account" in data["error"]["message"]
+        assert (await guest.me())["name"] == before
+        status, data = await guest.request("POST", "/api/me", {"name": "Victim 99"})
+        assert status == 200 and data["name"] == "Victim 99" and data["guest"] is True
+
+    run(body)
+
+
+def test_guests_are_marked_as_guests_wherever_a_name_is_shown(host: str) -> None:
+    async def body() -> None:
+        owner = await _account(host, "Shown_1", "198.51.100.60")
+        visitor = await new_guest(host)
+        status, _ = await visitor.request("POST", "/api/me", {"name": "Shown 1 fan"})
+        assert status == 200
+        me, them = await owner.me(), await visitor.me()
+        assert (me["guest"], them["guest"]) == (False, True)
+
+        room = await owner.room()
+        assert (await visitor.join(room["code"]))[0] == 200
+        status, info = await visitor.request("GET", f"/api/rooms/{room['code']}")
+        assert [s["guest"] for s in info["seats"]] == [False, True]
+        table = await owner.connect(room["match_id"])
+        state = await table.until(lambda m: m["type"] == "state" and m["match"]["status"] == "playing")
+        assert [(p["name"], p["guest"]) for p in state["match"]["players"]] == [
+            ("Shown_1", False),
+            ("Shown 1 fan", True),
+        ]
+        status, mine = await owner.request("GET", "/api/matches")
+        listed = next(m for m in mine["matches"] if m["id"] == room["match_id"])
+        assert [p["guest"] for p in listed["players"]] == [False, True] and listed["opponent_guest"] is True
+        for who, guest in ((me, False), (them, True)):
+            status, profile = await visitor.request("GET", f"/api/players/{who['id']}")
+            assert status == 200 and profile["guest"] is guest
+
+        status, made = await owner.request("POST", "/api/tournaments", {"name": "Marked", "starts_in": 60})
+        assert status == 200
+        for player in (owner, visitor):
+            assert (await player.request("POST", f"/api/tournaments/{made['id']}/join"))[0] == 200
+        status, state = await visitor.request("GET", f"/api/tournaments/{made['id']}")
+        assert {line["name"]: line["guest"] for line in state["standings"]} == {
+            "Shown_1": False,
+            "Shown 1 fan": True,
+        }
+
+    run(body)

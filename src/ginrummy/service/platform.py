@@ -18,7 +18,7 @@ from .bots import BotAccounts
 from .challenges import Challenges
 from .cluster.ports import OwnedElsewhere, Ownership, Table
 from .config import ServiceConfig
-from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull, Unavailable
+from .errors import BadRequest, Forbidden, NameTaken, NotFinished, NotFound, RoomFull, Unavailable
 from .identity import (
     DEVICE_ACCOUNTS,
     Device,
@@ -245,6 +245,7 @@ class GameService:
             "id": guest.id,
             "name": guest.name,
             "account": account is not None,
+            "guest": account is None,
             "rating": await self.boards.rating_of(guest.id),
         }
 
@@ -254,11 +255,24 @@ class GameService:
             name = (await self.accounts.rename(account, value)).name
         else:
             name = clean_name(value)
+            await self._refuse_account_name(name)
             await self.store.rename_guest(guest.id, name)
         self.renamed(guest.id, name)
         if self.ownership is not None:  # cluster hook: the tables other processes run show it too
             self.ownership.renamed(guest.id, name)
         return GuestRow(guest.id, name, guest.created_at)
+
+    async def _refuse_account_name(self, name: str) -> None:
+        """A guest may not pass for an account: refused when the name is an account's, compared
+        NFKC case-folded, with its spaces read as the '_' or '-' (or nothing) an account has there."""
+        key = name_key(name)
+        keys = {key} | ({key.replace(" ", join) for join in ("_", "-", "")} if " " in key else set())
+        for candidate in sorted(keys):
+            if await self.store.get_account_by_name(candidate) is not None:
+                raise NameTaken(
+                    f"{name!r} is the name of an account: a guest may not use it "
+                    "(claim a name of your own to keep one)"
+                )
 
     def renamed(self, guest_id: str, name: str) -> None:
         """Show a guest's new name at every live table of this process it sits at."""
@@ -362,7 +376,7 @@ class GameService:
         """Seat `guest` in the free `seat` of a waiting match, which then starts. Call with `live.lock` held."""
         if not await self.store.take_seat(live.id, seat, guest.id):
             return False
-        live.seated(seat, guest.id, guest.name)
+        live.seated(seat, guest.id, guest.name, guest=await self.store.get_account(guest.id) is None)
         return True
 
     async def room_info(self, guest: GuestRow | None, code: str) -> dict[str, Any]:
@@ -400,6 +414,7 @@ class GameService:
                     "name": s.name,
                     "level": s.level,
                     "invited": s.invited is not None,
+                    "guest": s.guest,
                 }
                 for s in live.seats
             ],
@@ -662,12 +677,24 @@ class GameService:
         found = {g.id: g.name for g in (await self.store.get_guests(wanted)).values()} if wanted else {}
         names = {**(names or {}), **found}
         invited = await self._invited(row)
-        bots = await self.bots.of([s.guest_id for s in row.seats if s.guest_id is not None])
+        people = [s.guest_id for s in row.seats if s.guest_id is not None]
+        bots = await self.bots.of(people)
+        members = await self.store.get_accounts(people) if people else {}
         seats = []
         for s in row.seats:
             if s.guest_id is not None:
                 name = names.get(s.guest_id, "Guest")
-                seats.append(SeatInfo(s.seat, "human", s.guest_id, None, name, bot=s.guest_id in bots))
+                seats.append(
+                    SeatInfo(
+                        s.seat,
+                        "human",
+                        s.guest_id,
+                        None,
+                        name,
+                        bot=s.guest_id in bots,
+                        guest=s.guest_id not in members,
+                    )
+                )
             elif s.robot_level is not None:
                 seats.append(SeatInfo(s.seat, "robot", None, s.robot_level, robot_name(s.robot_level)))
             else:
@@ -754,31 +781,33 @@ class GameService:
     # -- lists and replays -----------------------------------------------------
 
     @staticmethod
-    def _players_of(row: MatchRow, names: dict[str, str], bots: Collection[str]) -> list[dict[str, Any]]:
-        """Who sat in each seat of a stored match: people by name (bot accounts marked), robots by level."""
+    def _players_of(
+        row: MatchRow, names: dict[str, str], bots: Collection[str], members: Collection[str]
+    ) -> list[dict[str, Any]]:
+        """Who sat in each seat of a stored match: people by name (bot accounts and guests without
+        an account marked), robots by level."""
         players: list[dict[str, Any]] = []
         for s in row.seats:
+            seat: dict[str, Any] = {"seat": s.seat, "name": None, "kind": None, "level": None, "bot": False}
             if s.guest_id is not None:
-                name = names.get(s.guest_id, "Guest")
-                players.append(
-                    {"seat": s.seat, "name": name, "kind": "human", "level": None, "bot": s.guest_id in bots}
+                seat.update(
+                    name=names.get(s.guest_id, "Guest"),
+                    kind="human",
+                    bot=s.guest_id in bots,
+                    guest=s.guest_id not in members,
                 )
             elif s.robot_level is not None:
-                level = s.robot_level
-                players.append(
-                    {"seat": s.seat, "name": robot_name(level), "kind": "robot", "level": level, "bot": False}
-                )
-            else:
-                players.append({"seat": s.seat, "name": None, "kind": None, "level": None, "bot": False})
+                seat.update(name=robot_name(s.robot_level), kind="robot", level=s.robot_level)
+            players.append(seat)
         return players
 
-    async def _names(self, rows: list[MatchRow]) -> tuple[dict[str, str], Collection[str]]:
-        """The names of the people of `rows`, and which of them are bot accounts."""
+    async def _names(self, rows: list[MatchRow]) -> tuple[dict[str, str], Collection[str], Collection[str]]:
+        """The names of the people of `rows`, which of them are bot accounts, and which have an account."""
         ids = list({s.guest_id for r in rows for s in r.seats if s.guest_id})
         if not ids:
-            return {}, ()
+            return {}, (), ()
         names = {g.id: g.name for g in (await self.store.get_guests(ids)).values()}
-        return names, set(await self.bots.of(ids))
+        return names, set(await self.bots.of(ids)), set(await self.store.get_accounts(ids))
 
     async def my_matches(self, guest: GuestRow, limit: int = 100) -> list[dict[str, Any]]:
         """The guest's matches of every game, newest first, with who played, the scores and the result.
@@ -787,11 +816,11 @@ class GameService:
         side too; for two-player Gin `opponent` names the other player.
         """
         rows = await self.store.matches_of(guest.id, limit)
-        names, bots = await self._names(rows)
+        names, bots, members = await self._names(rows)
         items = []
         for row in rows:
             seat = next(s.seat for s in row.seats if s.guest_id == guest.id)
-            players = self._players_of(row, names, bots)
+            players = self._players_of(row, names, bots, members)
             game = str(row.rules.get("game", "gin"))
             sides = 2 if game == "gin4_teams" else len(row.seats)
             opponent: dict[str, Any] = {"name": None, "kind": None, "level": None, "bot": False}
@@ -815,6 +844,7 @@ class GameService:
                     "opponent_kind": opponent["kind"],
                     "opponent_level": opponent["level"],
                     "opponent_bot": opponent["bot"],
+                    "opponent_guest": opponent.get("guest", False),
                     "scores": scores,
                     "side": seat % 2 if game == "gin4_teams" else seat,
                     "rules": row.rules,
@@ -872,6 +902,7 @@ class GameService:
         other_ids = [s.guest_id for r in rows for s in r.seats if s.guest_id and s.guest_id != guest_id]
         names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
         bots = await self.bots.of(other_ids)
+        members = await self.store.get_accounts(other_ids) if other_ids else {}
         recent = []
         for row in rows:
             seat = next(s.seat for s in row.seats if s.guest_id == guest_id)
@@ -888,6 +919,7 @@ class GameService:
                     else robot_name(other.robot_level or "casual"),
                     "opponent_id": other.guest_id,
                     "opponent_bot": other.guest_id in bots,
+                    "opponent_guest": other.guest_id is not None and other.guest_id not in members,
                     "scores": [result.get("scores", [0, 0])[seat], result.get("scores", [0, 0])[1 - seat]],
                     "outcome": "drawn"
                     if result.get("winner") is None
@@ -901,6 +933,7 @@ class GameService:
             "id": guest.id,
             "name": guest.name,
             "account": account is not None,
+            "guest": account is None,
             # A bot account: who made it, and whether it is connected to take a challenge now.
             "bot": {
                 "owner": {"id": bot.owner_id, "name": owner.name if owner else "?"},

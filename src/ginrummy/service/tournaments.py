@@ -266,6 +266,8 @@ class TournamentLive(ABC):
         self.current: dict[str, str] = {}  # guest id -> the tournament match it is playing
         self.waiting_since: dict[str, float] = {}
         self.names: dict[str, str] = {}
+        #: The players without an account (their lines are marked as guests').
+        self.guests: set[str] = set()
         self.conns: dict[Connection, str | None] = {}  # socket -> the guest watching (None: nobody signed)
         self.matches: dict[str, MatchRow] = {}  # by id, in the order they were made
         self._push_due: asyncio.TimerHandle | None = None
@@ -307,6 +309,8 @@ class TournamentLive(ABC):
         missing = [g for g in guest_ids if g not in self.names]
         if missing:
             self.names.update({g.id: g.name for g in (await self.service.store.get_guests(missing)).values()})
+            members = await self.service.store.get_accounts(missing)
+            self.guests.update(g for g in missing if g not in members)
 
     async def _ratings(self, guest_ids: list[str] | None = None) -> dict[str, float]:
         """The current ratings of `guest_ids` (every player by default); 1500 for the unrated."""
@@ -334,6 +338,10 @@ class TournamentLive(ABC):
             await self.service.store.set_tournament_player(self.id, player, fence=self._fence())
             self.players[guest_id] = player
             self.names[guest_id] = name
+            if await self.service.store.get_account(guest_id) is None:
+                self.guests.add(guest_id)
+            else:
+                self.guests.discard(guest_id)
             self.waiting_since[guest_id] = self.clock()
             self._texts.pop(guest_id, None)
             await self._joined(player)
@@ -489,7 +497,9 @@ class TournamentLive(ABC):
             "robots": row.robots,
             "listed": row.listed,
             "players": sum(1 for p in self.players.values() if not p.withdrawn),
-            "winner": {"id": winner, "name": self.names.get(winner, "Guest")} if winner else None,
+            "winner": {"id": winner, "name": self.names.get(winner, "Guest"), "guest": winner in self.guests}
+            if winner
+            else None,
             "url": f"/t/{row.id}",
         }
 
@@ -511,6 +521,7 @@ class TournamentLive(ABC):
         return {
             "id": guest,
             "name": self.names.get(guest, "Guest"),
+            "guest": guest in self.guests,
             **self._fields_of(standing),
             "withdrawn": bool(player and player.withdrawn),
             "paused": bool(player and player.paused),
