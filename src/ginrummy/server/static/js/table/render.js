@@ -167,6 +167,7 @@ export class Board {
         }),
         h("strong", { class: "seat-name", id: "opponent-name" }, p.name),
         kind ? h("span", { class: "seat-kind" }, kind) : null,
+        p.guest ? h("span", { class: "seat-kind", id: "opponent-guest" }, t("compete.guest_mark")) : null,
         p.bot ? h("span", { class: "badge bot", id: "opponent-bot", title: t("bots.badge_hint") }, t("bots.badge")) : null,
         p.connected || p.kind !== "human"
           ? null
