@@ -38,6 +38,7 @@ def test_settings(tmp_path: Path, **changes: Any) -> Settings:
         rate_per_second=1000.0,
         rate_burst=1000,
         http_per_minute=0.0,
+        tournaments_per_hour=0,
         sockets_per_address=10_000,
         socket_open_rate=1000.0,
         socket_open_burst=1000,

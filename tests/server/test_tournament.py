@@ -312,6 +312,39 @@ def test_one_person_may_have_only_a_few_tournaments_open(host: str) -> None:
     run_closing(body)
 
 
+def test_one_address_may_make_only_a_few_tournaments_an_hour_whoever_makes_them(tmp_path: Any) -> None:
+    """New guests cost nothing, so the cap per creator is backed by a budget per address."""
+    settings = test_settings(tmp_path, tournaments_per_hour=2, forwarded_allow_ips=("127.0.0.1",))
+
+    async def body(host: str) -> None:
+        refused = Guest(host, address="203.0.113.5")
+        status, data = await refused.request("POST", "/api/tournaments", {"name": "\u202eBad"})
+        assert status == 400  # refused: it does not count
+        for n in range(2):
+            maker = Guest(host, address="203.0.113.5")  # a fresh guest each time
+            status, data = await maker.request(
+                "POST", "/api/tournaments", {"name": f"Spam {n}", "starts_in": 60, "listed": True}
+            )
+            assert status == 200, data
+        status, data = await Guest(host, address="203.0.113.5").request(
+            "POST", "/api/tournaments", {"name": "Spam 2", "listed": True}
+        )
+        assert status == 429 and "2 tournaments an hour" in data["error"]["message"], data
+        status, data = await Guest(host, address="198.51.100.5").request(
+            "POST", "/api/tournaments", {"name": "Other", "listed": True}
+        )
+        assert status == 200, data
+        status, data = await refused.request("GET", "/api/tournaments")
+        assert sorted(t["name"] for t in data["tournaments"] if not t["id"].startswith("daily-")) == [
+            "Other",
+            "Spam 0",
+            "Spam 1",
+        ]
+
+    with live_server(settings) as host:
+        run_closing(lambda: body(host))
+
+
 def test_bad_tournaments_are_refused(host: str) -> None:
     async def body() -> None:
         guest = await new_guest(host)

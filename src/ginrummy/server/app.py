@@ -5,8 +5,8 @@ from __future__ import annotations
 import gc
 import logging
 import mimetypes
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from ..service import (
     Unavailable,
     encodable,
 )
+from ..service.accounts import address_key
 from ..service.cluster import ClusterConfig, ClusterNode
 from ..storage import SqlStore
 from . import botapi, compete
@@ -148,6 +149,10 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.state.settings = settings
     limiter = AddressLimiter(settings.http_per_minute, settings.http_burst)
     app.state.http_limiter = limiter
+    # Guests cost nothing to make, so the cap per creator alone would not hold back one address.
+    made_tournaments = AddressLimiter(
+        settings.tournaments_per_hour / 60, max(1, settings.tournaments_per_hour)
+    )
     app.state.socket_guard = SocketGuard(
         per_guest=settings.sockets_per_guest,
         per_address=settings.sockets_per_address,
@@ -234,6 +239,16 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     def _spend(request: Request, cost: float = 1.0) -> None:
         """Count a call that creates or changes something against the caller's address."""
         limiter.spend(_address(request), cost)
+
+    @contextmanager
+    def _tournament_budget(request: Request) -> Iterator[None]:
+        """A tournament made counts against its address's hourly budget (a refused one does not)."""
+        address = address_key(_address(request))
+        made_tournaments.check(
+            address, f"one address may make {settings.tournaments_per_hour} tournaments an hour"
+        )
+        yield
+        made_tournaments.charge(address, 1.0)
 
     async def _guest(request: Request, response: Response) -> GuestRow:
         """The caller's guest; a missing, forged or unknown cookie gets a new guest and cookie."""
@@ -355,6 +370,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         guest=_guest,
         spend=_spend,
         address=_address,
+        tournament_budget=_tournament_budget,
         json_body=_json_body,
         set_cookie=_set_cookie,
         set_device=_set_device,

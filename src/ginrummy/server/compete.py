@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 from fastapi import FastAPI, Request, Response
@@ -21,6 +22,7 @@ def install(
     guest: Callable[[Request, Response], Awaitable[GuestRow]],
     spend: Callable[[Request, float], None],
     address: Callable[[Request], str],
+    tournament_budget: Callable[[Request], AbstractContextManager[None]],
     json_body: Callable[[Request], Awaitable[dict[str, Any]]],
     set_cookie: Callable[[Response, str], None],
     set_device: Callable[[Response, str], None],
@@ -120,7 +122,9 @@ def install(
     async def create_tournament(request: Request, response: Response) -> dict[str, Any]:
         spend(request, 5.0)
         me = await guest(request, response)
-        arena = await service(request).tournaments.create(me.id, await json_body(request))
+        body = await json_body(request)
+        with tournament_budget(request):
+            arena = await service(request).tournaments.create(me.id, body)
         return arena.summary()
 
     @app.get("/api/tournaments/{tournament_id}")
