@@ -24,6 +24,7 @@ from ginrummy.rules.masks import deadwood_after_discards
 from ginrummy.server import Settings, create_app
 
 COOKIE = "gr_guest"
+DEVICE_COOKIE = "gr_device"
 
 
 def test_settings(tmp_path: Path, **changes: Any) -> Settings:
@@ -41,6 +42,7 @@ def test_settings(tmp_path: Path, **changes: Any) -> Settings:
         rate_per_second=1000.0,
         rate_burst=1000,
         http_per_minute=0.0,
+        tournaments_per_hour=0,
         sockets_per_address=10_000,
         socket_open_rate=1000.0,
         socket_open_burst=1000,
@@ -154,9 +156,20 @@ class Table:
 class Guest:
     """A browser-less guest: its own cookie, an HTTP client and WebSockets."""
 
-    def __init__(self, host: str, cookie: str | None = None, *, local_address: str | None = None) -> None:
+    def __init__(
+        self,
+        host: str,
+        cookie: str | None = None,
+        *,
+        local_address: str | None = None,
+        address: str | None = None,
+    ) -> None:
         self.host = host
         self.cookie = cookie
+        #: The device cookie: set by a sign-up or sign-in, sent back like a browser does.
+        self.device: str | None = None
+        #: Seen by a server that believes this proxy (127.0.0.1) as the client's address.
+        self.address = address
         # `local_address` (127.0.0.2...): its HTTP calls come from another loopback address, as
         # from another network (the server's per-address rules see two visitors).
         transport = httpx.AsyncHTTPTransport(local_address=local_address) if local_address else None
@@ -166,13 +179,21 @@ class Guest:
         _guests.append(self)  # `run` closes it at the end of the test
 
     async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        headers = {"Cookie": f"{COOKIE}={self.cookie}"} if self.cookie else {}
+        cookies = [f"{COOKIE}={self.cookie}"] if self.cookie else []
+        if self.device:
+            cookies.append(f"{DEVICE_COOKIE}={self.device}")
+        headers = {"Cookie": "; ".join(cookies)} if cookies else {}
+        if self.address:
+            headers["X-Forwarded-For"] = self.address
         content = json.dumps(body) if body is not None else None
         response = await self.http.request(method, path, content=content, headers=headers)
-        self.http.cookies.clear()  # each guest carries only its own cookie, set below
+        self.http.cookies.clear()  # each guest carries only its own cookies, set below
         fresh = response.cookies.get(COOKIE)
         if fresh:
             self.cookie = fresh
+        device = response.cookies.get(DEVICE_COOKIE)
+        if device:
+            self.device = device
         return response.status_code, response.json()
 
     async def me(self) -> dict[str, Any]:

@@ -39,7 +39,7 @@ def test_claim_sign_in_elsewhere_rename_and_sign_out(host: str, caplog: pytest.L
         status, wrong = await phone.request(
             "POST", "/api/login", {"name": "bình_42", "password": "not it at all"}
         )
-        assert (status, wrong["error"]["code"]) == (403, "forbidden")
+        assert (status, wrong["error"]["code"]) == (403, "wrong_password")
         status, nobody = await phone.request(
             "POST", "/api/login", {"name": "nobody_here", "password": PASSWORD}
         )
@@ -63,7 +63,8 @@ def test_claim_sign_in_elsewhere_rename_and_sign_out(host: str, caplog: pytest.L
         status, profile = await other.request("GET", "/api/players/@/binh-42")
         assert status == 200 and profile["id"] == me["id"] and profile["account"] is True
 
-        # Signing out forgets the cookie: the next visit is a new guest; the account is still there.
+        # Signing out ends the session: the next visit is a new guest; the account is still there.
+        kept = phone.cookie
         status, out = await phone.request("POST", "/api/logout")
         assert status == 200 and out == {"ok": True}
         response = await phone.http.post("/api/logout", headers={"Cookie": f"gr_guest={phone.cookie}"})
@@ -72,6 +73,7 @@ def test_claim_sign_in_elsewhere_rename_and_sign_out(host: str, caplog: pytest.L
         )
         fresh = Guest(host)
         assert (await fresh.me())["id"] != me["id"]
+        assert (await Guest(host, kept).me())["id"] != me["id"]  # the saved cookie signs nobody in
 
         # Signing out everywhere: the laptop's cookie (still held) stops working too.
         tablet = Guest(host)
@@ -163,12 +165,12 @@ def test_names_compare_case_folded_and_normalised() -> None:
 
 
 def test_a_cookie_signs_its_session_epoch_and_a_changed_epoch_is_a_forgery() -> None:
-    from ginrummy.service.identity import sign_guest, verify_guest
+    from ginrummy.service.identity import new_session_token, sign_guest, verify_guest
 
     secret = "k" * 64
     old, new = sign_guest("guest_id_1234", secret), sign_guest("guest_id_1234", secret, 2)
-    assert verify_guest(old, secret) == ("guest_id_1234", 0)
-    assert verify_guest(new, secret) == ("guest_id_1234", 2)
+    assert verify_guest(old, secret) == ("guest_id_1234", 0, None)
+    assert verify_guest(new, secret) == ("guest_id_1234", 2, None)
     guest, _, signature = new.split(".")
     for forged in (
         f"{guest}.3.{signature}",
@@ -178,3 +180,10 @@ def test_a_cookie_signs_its_session_epoch_and_a_changed_epoch_is_a_forgery() -> 
     ):
         assert verify_guest(forged, secret) is None
     assert verify_guest(new, "x" * 64) is None
+    # An account's cookie names its session; another token with the same signature is a forgery.
+    token = new_session_token()
+    session = sign_guest("guest_id_1234", secret, session=token)
+    assert verify_guest(session, secret) == ("guest_id_1234", 0, token)
+    _, _, signed = session.split(".")
+    assert verify_guest(f"{guest}.{new_session_token()}.{signed}", secret) is None
+    assert verify_guest(f"{guest}.{signed}", secret) is None

@@ -639,7 +639,8 @@ def test_two_friends_play_a_hand_through_a_private_link(
 
     # The friend is told who invites them to what, and asked for a name before sitting down.
     guest.goto(link)
-    expect(guest.locator("#room-title")).to_have_text("Hana mời bạn chơi Gin Rummy", timeout=WAIT)
+    # Hana has no account: the invitation says so (nobody passes for an account's owner).
+    expect(guest.locator("#room-title")).to_have_text("Hana (khách) mời bạn chơi Gin Rummy", timeout=WAIT)
     expect(guest.locator("#room-terms")).to_contain_text("120 giây mỗi nước", timeout=WAIT)
     expect(guest.locator("#join-name")).to_be_focused(timeout=WAIT)
     assert guest.input_value("#join-name") == ""
@@ -658,6 +659,8 @@ def test_two_friends_play_a_hand_through_a_private_link(
     expect(guest.locator("#sort-melds")).to_have_text("Phỏm", timeout=WAIT)
     expect(guest.locator("#opponent-name")).to_have_text("Hana", timeout=WAIT)
     expect(host.locator("#opponent-name")).to_have_text("Minh", timeout=WAIT)
+    expect(guest.locator("#opponent-guest")).to_have_text("(khách)", timeout=WAIT)
+    expect(host.locator("#opponent-guest")).to_have_text("(guest)", timeout=WAIT)
     label = guest.get_attribute("#hand .card", "aria-label") or ""
     assert re.fullmatch(r"(A|[2-9]|10|J|Q|K) (chuồn|rô|cơ|bích)", label), label
     # People play with a turn clock: the mover sees it by the status line, the other by the opponent's

@@ -73,7 +73,7 @@ DYNAMIC_KEYS = (
         f"profile.stat.{s}"
         for s in ("matches", "win_rate", "gin_rate", "undercut_rate", "knocks", "knock_deadwood")
     ]
-    + [f"error.{c}" for c in ("name_taken", "conflict", "rate_limited")]
+    + [f"error.{c}" for c in ("name_taken", "conflict", "rate_limited", "wrong_password")]
     + [
         f"forfeit.{k}"
         for k in (

@@ -30,7 +30,7 @@ def test_a_first_visit_creates_a_guest_with_a_signed_httponly_cookie(host: str) 
         response = client.get("/api/me")
         assert response.status_code == 200
         me = response.json()
-        assert set(me) == {"id", "name", "account", "rating"} and me["name"].startswith("Guest ")
+        assert set(me) == {"id", "name", "account", "guest", "rating"} and me["name"].startswith("Guest ")
         assert me["account"] is False and me["rating"]["provisional"] is True
         header = response.headers["set-cookie"]
         assert header.startswith(f"{COOKIE}={me['id']}.") and "HttpOnly" in header

@@ -62,8 +62,11 @@ def test_every_variable_is_read() -> None:
             "GINRUMMY_DAILY_SWISS_HOURS": "none",
             "GINRUMMY_WS_DEFLATE": "yes",
             "GINRUMMY_RATED_SAME_ADDRESS": "1",
+            "GINRUMMY_OPEN_TOURNAMENTS": "7",
+            "GINRUMMY_TOURNAMENTS_PER_HOUR": "0",
         }
     )
+    assert settings.open_tournaments == 7 and settings.tournaments_per_hour == 0
     assert settings.redis_url == "redis://cache:6379/2" and settings.node_name == "web-2"
     assert (settings.lease_seconds, settings.heartbeat_seconds, settings.call_timeout) == (6, 1.5, 3)
     assert settings.database_url == "postgresql+psycopg://u:p@db/gin" and settings.secret == "k" * 40
@@ -114,6 +117,9 @@ def test_every_variable_is_read() -> None:
         ("GINRUMMY_DAILY_SWISS_HOURS", "3;15", "separated by commas"),
         ("GINRUMMY_WS_DEFLATE", "maybe", "1 or 0"),
         ("GINRUMMY_RATED_SAME_ADDRESS", "sometimes", "1 or 0"),
+        ("GINRUMMY_OPEN_TOURNAMENTS", "-1", "whole number"),
+        ("GINRUMMY_OPEN_TOURNAMENTS", "many", "whole number"),
+        ("GINRUMMY_TOURNAMENTS_PER_HOUR", "1.5", "whole number"),
     ],
 )
 def test_bad_values_are_refused_with_the_variable_named(name: str, value: str, words: str) -> None:

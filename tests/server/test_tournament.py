@@ -288,6 +288,63 @@ def test_a_tournament_starts_at_a_chosen_time_in_utc_not_in_the_past_nor_too_far
     run_closing(body)
 
 
+def test_one_person_may_have_only_a_few_tournaments_open(host: str) -> None:
+    async def body() -> None:
+        maker = await new_guest(host)
+        made = []
+        for n in range(3):  # the default cap (GINRUMMY_OPEN_TOURNAMENTS)
+            status, data = await maker.request(
+                "POST", "/api/tournaments", {"name": f"Mine {n}", "starts_in": 60}
+            )
+            assert status == 200, data
+            made.append(data["id"])
+        status, data = await maker.request(
+            "POST", "/api/tournaments", {"name": "One too many", "starts_in": 60}
+        )
+        assert status == 403 and "3 at a time" in data["error"]["message"], data
+        status, data = await maker.request("GET", "/api/tournaments/" + made[0])
+        assert status == 200  # what was made before stays
+        # Somebody else is not held back by it.
+        other = await new_guest(host)
+        status, data = await other.request("POST", "/api/tournaments", {"name": "Theirs", "starts_in": 60})
+        assert status == 200, data
+
+    run_closing(body)
+
+
+def test_one_address_may_make_only_a_few_tournaments_an_hour_whoever_makes_them(tmp_path: Any) -> None:
+    """New guests cost nothing, so the cap per creator is backed by a budget per address."""
+    settings = test_settings(tmp_path, tournaments_per_hour=2, forwarded_allow_ips=("127.0.0.1",))
+
+    async def body(host: str) -> None:
+        refused = Guest(host, address="203.0.113.5")
+        status, data = await refused.request("POST", "/api/tournaments", {"name": "\u202eBad"})
+        assert status == 400  # refused: it does not count
+        for n in range(2):
+            maker = Guest(host, address="203.0.113.5")  # a fresh guest each time
+            status, data = await maker.request(
+                "POST", "/api/tournaments", {"name": f"Spam {n}", "starts_in": 60, "listed": True}
+            )
+            assert status == 200, data
+        status, data = await Guest(host, address="203.0.113.5").request(
+            "POST", "/api/tournaments", {"name": "Spam 2", "listed": True}
+        )
+        assert status == 429 and "2 tournaments an hour" in data["error"]["message"], data
+        status, data = await Guest(host, address="198.51.100.5").request(
+            "POST", "/api/tournaments", {"name": "Other", "listed": True}
+        )
+        assert status == 200, data
+        status, data = await refused.request("GET", "/api/tournaments")
+        assert sorted(t["name"] for t in data["tournaments"] if not t["id"].startswith("daily-")) == [
+            "Other",
+            "Spam 0",
+            "Spam 1",
+        ]
+
+    with live_server(settings) as host:
+        run_closing(lambda: body(host))
+
+
 def test_bad_tournaments_are_refused(host: str) -> None:
     async def body() -> None:
         guest = await new_guest(host)
@@ -299,9 +356,19 @@ def test_bad_tournaments_are_refused(host: str) -> None:
             ({"name": ""}, "1 to 40"),
             ({"rated": "yes"}, "rated must be"),
             ({"rules": "chess"}, "bad rules"),
+            # Control and bidi characters, as account names refuse them (one validator for both).
+            ({"name": "Cup\u0000"}, "U+0000"),
+            ({"name": "\u202eCup of the week"}, "U+202E"),
+            ({"name": "Cup\u2066 of\u2069"}, "U+2066"),
+            ({"name": "\u3164"}, "U+3164"),
         ):
             status, data = await guest.request("POST", "/api/tournaments", bad)
             assert status == 400 and reason in data["error"]["message"], data
+        assert [
+            t
+            for t in (await guest.request("GET", "/api/tournaments"))[1]["tournaments"]
+            if t["name"] == "Cup"
+        ] == []
         status, data = await guest.request("GET", "/api/tournaments/nope")
         assert status == 404
 

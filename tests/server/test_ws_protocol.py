@@ -262,6 +262,7 @@ def test_a_waiting_room_accepts_no_action_until_the_friend_joins(host: str) -> N
             "timeouts": 0,
             "invited": None,
             "bot": False,
+            "guest": False,
         }
         await a.act({"type": "pass"})
         assert "waiting" in (await a.error())["message"]

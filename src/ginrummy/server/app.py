@@ -5,8 +5,8 @@ from __future__ import annotations
 import gc
 import logging
 import mimetypes
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from ..service import (
     Unavailable,
     encodable,
 )
+from ..service.accounts import address_key
 from ..service.cluster import ClusterConfig, ClusterNode
 from ..storage import SqlStore
 from . import botapi, compete
@@ -40,11 +41,12 @@ from .settings import Settings
 from .watch import tournament_socket, watch_socket
 from .ws import match_socket
 
-__all__ = ["COOKIE", "create_app"]
+__all__ = ["COOKIE", "DEVICE_COOKIE", "create_app"]
 
 log = logging.getLogger("ginrummy.server")
 
 COOKIE = "gr_guest"
+DEVICE_COOKIE = "gr_device"  # sent with the API calls only: the sign-in and sign-up set and read it
 COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
 
 PAGES = {
@@ -106,6 +108,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
                 default_turn_seconds=settings.turn_seconds,
                 robot_time_budget=settings.robot_time_budget,
                 rated_same_address=settings.rated_same_address,
+                open_tournaments=settings.open_tournaments,
             ),
             secret=settings.secret,
         )
@@ -148,6 +151,10 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     app.state.settings = settings
     limiter = AddressLimiter(settings.http_per_minute, settings.http_burst)
     app.state.http_limiter = limiter
+    # Guests cost nothing to make, so the cap per creator alone would not hold back one address.
+    made_tournaments = AddressLimiter(
+        settings.tournaments_per_hour / 60, max(1, settings.tournaments_per_hour)
+    )
     app.state.socket_guard = SocketGuard(
         per_guest=settings.sockets_per_guest,
         per_address=settings.sockets_per_address,
@@ -198,6 +205,10 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         return PlainTextResponse(str(exc.detail), status_code=exc.status_code)
 
     def _set_cookie(response: Response, value: str) -> None:
+        # A new guest made earlier in the request set a cookie already: only the last one counts.
+        response.raw_headers[:] = [
+            (k, v) for k, v in response.raw_headers if not (k == b"set-cookie" and v.startswith(b"gr_guest="))
+        ]
         response.set_cookie(
             COOKIE,
             value,
@@ -206,6 +217,18 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
             samesite="lax",
             secure=settings.cookie_secure,
             path="/",
+        )
+
+    def _set_device(response: Response, value: str) -> None:
+        """The device cookie: which accounts signed in on this browser (the sign-in limits trust it)."""
+        response.set_cookie(
+            DEVICE_COOKIE,
+            value,
+            max_age=COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="lax",
+            secure=settings.cookie_secure,
+            path="/api/",
         )
 
     def _service(request: Request) -> GameService:
@@ -218,6 +241,16 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     def _spend(request: Request, cost: float = 1.0) -> None:
         """Count a call that creates or changes something against the caller's address."""
         limiter.spend(_address(request), cost)
+
+    @contextmanager
+    def _tournament_budget(request: Request) -> Iterator[None]:
+        """A tournament made counts against its address's hourly budget (a refused one does not)."""
+        address = address_key(_address(request))
+        made_tournaments.check(
+            address, f"one address may make {settings.tournaments_per_hour} tournaments an hour"
+        )
+        yield
+        made_tournaments.charge(address, 1.0)
 
     async def _guest(request: Request, response: Response) -> GuestRow:
         """The caller's guest; a missing, forged or unknown cookie gets a new guest and cookie."""
@@ -338,10 +371,12 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         app,
         guest=_guest,
         spend=_spend,
+        address=_address,
+        tournament_budget=_tournament_budget,
         json_body=_json_body,
         set_cookie=_set_cookie,
+        set_device=_set_device,
         clear_cookie=_clear_cookie,
-        address=_address,
     )
 
     botapi.install(app, guest=_guest, spend=_spend, json_body=_json_body)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 from fastapi import FastAPI, Request, Response
@@ -21,10 +22,12 @@ def install(
     *,
     guest: Callable[[Request, Response], Awaitable[GuestRow]],
     spend: Callable[[Request, float], None],
+    address: Callable[[Request], str],
+    tournament_budget: Callable[[Request], AbstractContextManager[None]],
     json_body: Callable[[Request], Awaitable[dict[str, Any]]],
     set_cookie: Callable[[Response, str], None],
+    set_device: Callable[[Response, str], None],
     clear_cookie: Callable[[Response], None],
-    address: Callable[[Request], str],
 ) -> None:
     """Add the routes to `app`, with the app's own guest, rate-limit, body, cookie and client
     address helpers (rated play keeps players of one address apart: service/fairplay.py)."""
@@ -32,6 +35,13 @@ def install(
     def service(request: Request) -> GameService:
         found: GameService = request.app.state.service
         return found
+
+    async def signed_in(request: Request, response: Response, who: GuestRow) -> dict[str, Any]:
+        """A new session for the account and a device cookie that remembers it signed in here."""
+        svc = service(request)
+        set_cookie(response, await svc.start_session(who))
+        set_device(response, svc.device_cookie(svc.device_of(request.cookies.get("gr_device")), who.id))
+        return await svc.me(who)
 
     @app.post("/api/account")
     async def claim(request: Request, response: Response) -> dict[str, Any]:
@@ -41,20 +51,27 @@ def install(
         await service(request).accounts.claim(me, body.get("name"), body.get("password"))
         fresh = await service(request).guest(me.id)
         assert fresh is not None
-        return await service(request).me(fresh)
+        # The guest's cookie, and any copy of it, proves nothing of the account: a new session does.
+        return await signed_in(request, response, fresh)
 
     @app.post("/api/login")
     async def login(request: Request, response: Response) -> dict[str, Any]:
         spend(request, LOGIN_COST)
         body = await json_body(request)
-        signed = await service(request).accounts.sign_in(body.get("name"), body.get("password"))
-        set_cookie(response, service(request).cookie_for(signed.guest))
-        return await service(request).me(signed.guest)
+        svc = service(request)
+        signed = await svc.accounts.sign_in(
+            body.get("name"),
+            body.get("password"),
+            address=address(request),
+            device=svc.device_of(request.cookies.get("gr_device")),
+        )
+        return await signed_in(request, response, signed.guest)
 
     @app.post("/api/logout")
-    async def logout(response: Response) -> dict[str, Any]:
-        # The cookie is all a browser holds: forgetting it signs this device out. The next page
-        # gets a fresh guest.
+    async def logout(request: Request, response: Response) -> dict[str, Any]:
+        """This device signs out: its session ends on the server, so the cookie, even if kept or
+        copied, signs nobody in. The next page gets a fresh guest."""
+        await service(request).sign_out(request.cookies.get("gr_guest"))
         clear_cookie(response)
         return {"ok": True}
 
@@ -107,7 +124,9 @@ def install(
     async def create_tournament(request: Request, response: Response) -> dict[str, Any]:
         spend(request, 5.0)
         me = await guest(request, response)
-        arena = await service(request).tournaments.create(me.id, await json_body(request))
+        body = await json_body(request)
+        with tournament_budget(request):
+            arena = await service(request).tournaments.create(me.id, body)
         return arena.summary()
 
     @app.get("/api/tournaments/{tournament_id}")

@@ -90,6 +90,14 @@ class AddressLimiter:
             wait = math.ceil(bucket.wait_for(cost))
             raise RateLimited(f"too many requests from your address; try again in {wait} s", wait)
 
+    def check(self, address: str, refusal: str) -> None:
+        """Raise RateLimited (`refusal`, then how long to wait) unless `address` could spend 1 now;
+        nothing is spent (the caller charges what succeeded)."""
+        if self.enabled:
+            wait = math.ceil(self._bucket(address).wait_for(1.0))
+            if wait > 0:
+                raise RateLimited(f"{refusal}; try again in {wait} s", wait)
+
     def charge(self, address: str, cost: float) -> None:
         """A penalty for `address` (it may leave the bucket in debt)."""
         if self.enabled:

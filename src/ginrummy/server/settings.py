@@ -50,6 +50,10 @@ Environment variables (all optional):
   whole hours 0-23 (default ``0,6,12,18``; ``none``: no daily arena).
 - ``GINRUMMY_DAILY_SWISS_HOURS``: the UTC hours the daily Swiss tournaments start at (default
   ``3,15``; ``none``: no daily Swiss).
+- ``GINRUMMY_OPEN_TOURNAMENTS``: tournaments one person (guest or account) may have made that
+  have not finished yet; one more is refused until one of them ends (default 3; ``0`` = no limit).
+- ``GINRUMMY_TOURNAMENTS_PER_HOUR``: tournaments one client address may make per hour, all its
+  guests and accounts together (default 10; ``0`` = no limit; a refused creation does not count).
 - ``GINRUMMY_WS_DEFLATE``: ``1`` to compress WebSocket messages (permessage-deflate): less
   traffic, much more server CPU (default off).
 - ``GINRUMMY_LOG_LEVEL``: ``debug``, ``info`` (default), ``warning``...
@@ -190,6 +194,8 @@ class Settings:
     swiss_round_gap: float = 10.0
     daily_arena_hours: tuple[int, ...] = DAILY_ARENA_HOURS
     daily_swiss_hours: tuple[int, ...] = DAILY_SWISS_HOURS
+    open_tournaments: int = 3
+    tournaments_per_hour: int = 10
     rate_per_second: float = 20.0
     rate_burst: int = 40
     sockets_per_guest: int = 8
@@ -282,6 +288,14 @@ class Settings:
             raise SettingsError(
                 f"GINRUMMY_HEARTBEAT_SECONDS ({heartbeat:g}) must be shorter than GINRUMMY_LEASE_SECONDS ({lease:g})"
             )
+        counts = {}
+        for name, default in (("GINRUMMY_OPEN_TOURNAMENTS", "3"), ("GINRUMMY_TOURNAMENTS_PER_HOUR", "10")):
+            text = env.get(name, "").strip() or default
+            if not (text.isascii() and text.isdigit()):
+                raise SettingsError(
+                    f"{name} must be a whole number of tournaments (0: no limit), got {text!r}"
+                )
+            counts[name] = int(text)
         return cls(
             database_url=url,
             secret=env.get("GINRUMMY_SECRET", "").strip() or None,
@@ -292,6 +306,8 @@ class Settings:
             swiss_round_gap=_float(env, "GINRUMMY_SWISS_ROUND_GAP", 10.0),
             daily_arena_hours=_hours(env, "GINRUMMY_DAILY_ARENA_HOURS", DAILY_ARENA_HOURS),
             daily_swiss_hours=_hours(env, "GINRUMMY_DAILY_SWISS_HOURS", DAILY_SWISS_HOURS),
+            open_tournaments=counts["GINRUMMY_OPEN_TOURNAMENTS"],
+            tournaments_per_hour=counts["GINRUMMY_TOURNAMENTS_PER_HOUR"],
             rate_per_second=rate,
             rate_burst=burst,
             sockets_per_guest=int(sockets[0]),

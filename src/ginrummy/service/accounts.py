@@ -2,14 +2,17 @@
 
 The password is hashed with argon2-cffi's Argon2id (its RFC 9106 low-memory profile by default)
 on a worker thread, so a hash never stalls the event loop. It is never stored, logged or sent
-back: only the hash is kept, and errors name the field, not its value. Sign-in failures are
-limited per name (`LoginLimiter`) on top of the server's per-address limit, and a name that does
-not exist costs the same hash as one that does, so the time taken does not tell which names exist.
+back: only the hash is kept, and errors name the field, not its value. Failed sign-ins are
+counted where they come from (`LoginLimiter`), on top of the server's per-address limit, so a
+guesser locks out only itself: a device that signed in to the account before is never refused for
+failures elsewhere. A name that does not exist costs the same hash as one that does, so the time
+taken does not tell which names exist.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import time
 import unicodedata
 from collections.abc import Callable
@@ -19,7 +22,9 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from .errors import BadRequest, Conflict, Forbidden, NameTaken, RateLimited
+from .errors import BadRequest, Conflict, Forbidden, NameTaken, RateLimited, WrongPassword
+from .identity import Device
+from .names import refuse_invisible
 from .ports import AccountRow, GuestRow, Store, StoreError
 
 __all__ = [
@@ -28,6 +33,7 @@ __all__ = [
     "NAME_CHANGE_DAYS",
     "PASSWORD_MAX",
     "PASSWORD_MIN",
+    "address_key",
     "clean_account_name",
     "name_key",
 ]
@@ -51,6 +57,7 @@ def clean_account_name(value: Any) -> str:
     name = unicodedata.normalize("NFC", value.strip())
     if not NAME_MIN <= len(name) <= NAME_MAX:
         raise BadRequest(f"an account name has {NAME_MIN} to {NAME_MAX} characters, got {len(name)}")
+    refuse_invisible(name, "an account name")  # blank letters (U+3164) count as letters below
     for ch in name:
         if not (ch.isalnum() or ch in "_-"):
             raise BadRequest(f"an account name has only letters, digits, '_' and '-', not {ch!r}")
@@ -75,12 +82,22 @@ def _check_password(value: Any, name: str) -> str:
 
 
 class LoginLimiter:
-    """At most `attempts` failed sign-ins per name in `window` seconds; a success clears the name."""
+    """At most `attempts` failed sign-ins per key in `window` seconds; a success clears the key.
+
+    The keys say where failures come from (`AccountService.sign_in`): a name from one address, a
+    name from every unknown device together (`name_attempts`), a name from one known device.
+    """
 
     def __init__(
-        self, attempts: int = 5, window: float = 300.0, clock: Callable[[], float] = time.monotonic
+        self,
+        attempts: int = 5,
+        window: float = 300.0,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        name_attempts: int = 20,
     ) -> None:
         self.attempts = attempts
+        self.name_attempts = name_attempts
         self.window = window
         self.clock = clock
         self.failures: dict[str, list[float]] = {}
@@ -94,11 +111,11 @@ class LoginLimiter:
             self.failures.pop(key, None)
         return recent
 
-    def check(self, key: str) -> None:
+    def check(self, key: str, attempts: int | None = None, *, where: str = "for this name") -> None:
         recent = self._recent(key)
-        if len(recent) >= self.attempts:
+        if len(recent) >= (attempts or self.attempts):
             wait = max(1.0, self.window - (self.clock() - recent[0]))
-            raise RateLimited(f"too many failed sign-ins for this name; try again in {wait:.0f} s", wait)
+            raise RateLimited(f"too many failed sign-ins {where}; try again in {wait:.0f} s", wait)
 
     def failed(self, key: str) -> None:
         if len(self.failures) > 100_000:  # forget names nobody tried lately
@@ -110,6 +127,18 @@ class LoginLimiter:
         self.failures.pop(key, None)
 
 
+def address_key(address: str) -> str:
+    """The part of a client address one party controls: an IPv4 address, or an IPv6 /64 (one home
+    or one server gets a whole /64, so counting single IPv6 addresses would count nothing)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 @dataclass(frozen=True, slots=True)
 class SignedIn:
     """The guest a sign-in proves, and its account."""
@@ -119,7 +148,7 @@ class SignedIn:
 
 
 class AccountService:
-    """Claim, sign in, rename. Signing out is the server forgetting the cookie (see server/app.py)."""
+    """Claim, sign in, rename. Sessions and signing out are `GameService`'s (they are cookies)."""
 
     def __init__(
         self,
@@ -167,15 +196,31 @@ class AccountService:
             raise NameTaken(f"the name {clean!r} is taken") from None
         return row
 
-    async def sign_in(self, name: Any, password: Any) -> SignedIn:
-        """The account a name and password prove; `Forbidden` (one message for both cases) otherwise."""
+    async def sign_in(
+        self, name: Any, password: Any, *, address: str = "unknown", device: Device | None = None
+    ) -> SignedIn:
+        """The account a name and password prove; `WrongPassword` (one message for both) otherwise.
+
+        Failures count per name and address, and per name from every unknown device together,
+        so a guesser elsewhere keeps only itself out. A device that signed in to the account
+        before (`device`, its signed cookie) counts its own failures only: the owner's correct
+        password from it is never refused because of anyone else's guesses.
+        """
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > PASSWORD_MAX:
             raise BadRequest(
                 f'send {{"name": ..., "password": ...}} (a password has at most {PASSWORD_MAX} characters)'
             )
         key = name_key(name.strip())
-        self.limiter.check(key)
         account = await self.store.get_account_by_name(key)
+        limiter = self.limiter
+        counters: list[str]
+        if device is not None and account is not None and account.guest_id in device.accounts:
+            counters = [f"device {device.id} {key}"]
+            limiter.check(counters[0], where="from this device")
+        else:
+            counters = [f"address {address_key(address)} {key}", f"name {key}"]
+            limiter.check(counters[0])
+            limiter.check(counters[1], limiter.name_attempts)
         if account is None:
             if self._dummy is None:
                 self._dummy = await self._hash("not a password anyone has")
@@ -184,9 +229,12 @@ class AccountService:
         else:
             ok = await self._verify(account.password_hash, password)
         if not ok or account is None:
-            self.limiter.failed(key)
-            raise Forbidden("wrong name or password")
-        self.limiter.succeeded(key)
+            for counter in counters:
+                limiter.failed(counter)
+            raise WrongPassword("wrong name or password")
+        # The failures of this address or device are forgiven; the name's count from unknown
+        # devices is not (the guessers are still out there).
+        limiter.succeeded(counters[0])
         guest = await self.store.get_guest(account.guest_id)
         if guest is None:
             raise StoreError(f"account {account.name!r} has no guest")

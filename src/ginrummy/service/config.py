@@ -31,3 +31,5 @@ class ServiceConfig:
     online_turn_seconds: float | None = 60  # the turn clock of matches between strangers
     #: Pair players of one client address in rated play (a shared network); off: they are kept apart.
     rated_same_address: bool = False
+    #: Tournaments one person may have made that have not finished yet (0: no limit).
+    open_tournaments: int = 3

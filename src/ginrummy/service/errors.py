@@ -16,6 +16,7 @@ __all__ = [
     "TooLarge",
     "Unauthorized",
     "Unavailable",
+    "WrongPassword",
     "encodable",
 ]
 
@@ -60,6 +61,12 @@ class SameAddress(Forbidden):
     """Rated play between two players of one address (or device) is refused (service/fairplay.py)."""
 
     code = "same_address"
+
+
+class WrongPassword(Forbidden):
+    """A sign-in whose name or password is wrong (one code for both: which one is not told)."""
+
+    code = "wrong_password"
 
 
 class Unauthorized(ServiceError):

@@ -62,6 +62,7 @@ class Leaderboards:
                 "id": line.guest_id,
                 "name": guest.name if guest else "Guest",
                 "account": line.guest_id in accounts,
+                "guest": line.guest_id not in accounts,
                 "wins": line.wins,
                 "points": line.points,
                 "matches": line.matches,

@@ -206,12 +206,13 @@ class LiveMatch:
         """The seats nobody sits in nor is invited to (a room's link fills them in order)."""
         return [s.seat for s in self.seats if s.kind is None and s.invited is None]
 
-    def seated(self, seat: int, guest_id: str, name: str) -> None:
-        """A person took the free `seat` (stored already). Call with `lock` held.
+    def seated(self, seat: int, guest_id: str, name: str, *, guest: bool) -> None:
+        """A person took the free `seat` (stored already; `guest`: it has no account). Call with
+        `lock` held.
 
         The game is dealt once the last seat is taken: every clock starts then.
         """
-        self.seats[seat] = SeatInfo(seat, "human", guest_id, None, name)
+        self.seats[seat] = SeatInfo(seat, "human", guest_id, None, name, guest=guest)
         self.conns.away_since[seat] = self.clock()
         if all(s.kind is not None for s in self.seats):
             self.status = "playing"
@@ -307,6 +308,7 @@ class LiveMatch:
                 "timeouts": turns.timeouts[s.seat],
                 "invited": s.invited,
                 "bot": s.bot,
+                "guest": s.guest,
             }
             for s in self.seats
         ]

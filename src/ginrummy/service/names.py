@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["imitates_robot", "invisible_characters"]
+from .errors import BadRequest
+
+__all__ = ["imitates_robot", "invisible_characters", "refuse_invisible"]
 
 # Letters and symbols to Unicode that show nothing or only blank space: a name made of them looks
 # empty, and one inside a name hides a difference (Hangul fillers, Braille blank, joiners…).
@@ -55,6 +57,15 @@ def invisible_characters(name: str) -> list[str]:
         ):
             found.append(f"U+{ord(ch):04X}")
     return found
+
+
+def refuse_invisible(name: str, what: str = "name") -> None:
+    """The one check of every name the site stores (display, account, bot and tournament names):
+    `BadRequest` when it holds a control, format (bidi: U+202E turns the text around) or blank
+    character."""
+    hidden = invisible_characters(name)
+    if hidden:
+        raise BadRequest(f"{what} must not contain invisible or control characters ({', '.join(hidden[:3])})")
 
 
 def skeleton(name: str) -> str:

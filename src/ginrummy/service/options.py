@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from ..rules import Rules, RulesError
 from .errors import BadRequest
-from .names import imitates_robot, invisible_characters
+from .names import imitates_robot, refuse_invisible
 
 __all__ = [
     "GIN_ONLY",
@@ -121,9 +121,7 @@ def clean_name(value: Any) -> str:
     name = unicodedata.normalize("NFC", " ".join(value.split()))
     if not 1 <= len(name) <= NAME_MAX:
         raise BadRequest(f"name must be 1 to {NAME_MAX} characters after trimming, got {len(name)}")
-    hidden = invisible_characters(name)
-    if hidden:
-        raise BadRequest(f"name must not contain invisible or control characters ({', '.join(hidden[:3])})")
+    refuse_invisible(name)
     if not any(ch.isalnum() for ch in name):
         raise BadRequest("name must contain a letter or a digit")
     if imitates_robot(name):

@@ -18,9 +18,21 @@ from .bots import BotAccounts
 from .challenges import Challenges
 from .cluster.ports import OwnedElsewhere, Ownership, Table
 from .config import ServiceConfig
-from .errors import BadRequest, Forbidden, NotFinished, NotFound, RoomFull, Unavailable
+from .errors import BadRequest, Forbidden, NameTaken, NotFinished, NotFound, RoomFull, Unavailable
 from .fairplay import FairPlay
-from .identity import new_guest_id, new_secret, sign_guest, verify_guest
+from .identity import (
+    DEVICE_ACCOUNTS,
+    Device,
+    new_device_id,
+    new_guest_id,
+    new_secret,
+    new_session_token,
+    session_hash,
+    sign_device,
+    sign_guest,
+    verify_device,
+    verify_guest,
+)
 from .leaderboards import Leaderboards, bucket_keys, utc_day
 from .live import LiveMatch, SeatInfo
 from .live_games import LIVE_SHOWN, entries, is_public, ordered
@@ -168,13 +180,14 @@ class GameService:
     # -- guests ----------------------------------------------------------------
 
     async def guest_by_cookie(self, value: str | None) -> GuestRow | None:
-        """The guest a cookie signs in: a true signature, a guest that exists, and the guest's
-        current session epoch (signing out everywhere raises it)."""
+        """The guest a cookie signs in: a true signature, and then either a live session of an
+        account or a guest without an account in its current session epoch (signing out raises it)."""
         proved = verify_guest(value, self.secret)
         if proved is None:
             return None
-        guest = await self.store.get_guest(proved[0])
-        if guest is None or guest.session_epoch != proved[1]:
+        session = session_hash(proved.session) if proved.session is not None else None
+        guest = await self.store.cookie_guest(proved.guest_id, session)
+        if guest is None or (session is None and guest.session_epoch != proved.epoch):
             return None
         return guest
 
@@ -184,7 +197,26 @@ class GameService:
         return guest.id if guest is not None else None
 
     def cookie_for(self, guest: GuestRow) -> str:
+        """The cookie of a guest without an account (an account's comes from `start_session`)."""
         return sign_guest(guest.id, self.secret, guest.session_epoch)
+
+    async def start_session(self, guest: GuestRow) -> str:
+        """A new server-side session of an account (sign-up and sign-in): the cookie that proves it.
+        Whatever cookie the browser held before proves nothing of the account."""
+        token = new_session_token()
+        await self.store.create_session(session_hash(token), guest.id, self.clock())
+        return sign_guest(guest.id, self.secret, session=token)
+
+    async def sign_out(self, value: str | None) -> None:
+        """End the session a cookie proves: kept or copied, it signs nobody in any more. A guest
+        without an account has no other session to end: its cookies all stop working."""
+        proved = verify_guest(value, self.secret)
+        if proved is None:
+            return
+        if proved.session is not None:
+            await self.store.end_session(session_hash(proved.session))
+        elif await self.guest_by_cookie(value) is not None:
+            await self.store.revoke_sessions(proved.guest_id)
 
     async def sign_out_everywhere(self, guest: GuestRow) -> None:
         """Make every cookie of this account stop working, on every device (this one included)."""
@@ -193,6 +225,18 @@ class GameService:
                 "only an account can sign out everywhere: a guest without one would lose its matches"
             )
         await self.store.revoke_sessions(guest.id)
+
+    def device_of(self, value: str | None) -> Device | None:
+        """The browser a device cookie proves (it signed in to its accounts before), or None."""
+        return verify_device(value, self.secret)
+
+    def device_cookie(self, device: Device | None, guest_id: str) -> str:
+        """The device cookie after `guest_id` signed in on it: that account first, then the earlier ones."""
+        known = device.accounts if device is not None else ()
+        accounts = (guest_id, *(a for a in known if a != guest_id))[:DEVICE_ACCOUNTS]
+        return sign_device(
+            Device(device.id if device is not None else new_device_id(), accounts), self.secret
+        )
 
     async def guest(self, guest_id: str | None) -> GuestRow | None:
         return await self.store.get_guest(guest_id) if guest_id else None
@@ -209,6 +253,7 @@ class GameService:
             "id": guest.id,
             "name": guest.name,
             "account": account is not None,
+            "guest": account is None,
             "rating": await self.boards.rating_of(guest.id),
         }
 
@@ -218,11 +263,24 @@ class GameService:
             name = (await self.accounts.rename(account, value)).name
         else:
             name = clean_name(value)
+            await self._refuse_account_name(name)
             await self.store.rename_guest(guest.id, name)
         self.renamed(guest.id, name)
         if self.ownership is not None:  # cluster hook: the tables other processes run show it too
             self.ownership.renamed(guest.id, name)
         return GuestRow(guest.id, name, guest.created_at)
+
+    async def _refuse_account_name(self, name: str) -> None:
+        """A guest may not pass for an account: refused when the name is an account's, compared
+        NFKC case-folded, with its spaces read as the '_' or '-' (or nothing) an account has there."""
+        key = name_key(name)
+        keys = {key} | ({key.replace(" ", join) for join in ("_", "-", "")} if " " in key else set())
+        for candidate in sorted(keys):
+            if await self.store.get_account_by_name(candidate) is not None:
+                raise NameTaken(
+                    f"{name!r} is the name of an account: a guest may not use it "
+                    "(claim a name of your own to keep one)"
+                )
 
     def renamed(self, guest_id: str, name: str) -> None:
         """Show a guest's new name at every live table of this process it sits at."""
@@ -326,7 +384,7 @@ class GameService:
         """Seat `guest` in the free `seat` of a waiting match, which then starts. Call with `live.lock` held."""
         if not await self.store.take_seat(live.id, seat, guest.id):
             return False
-        live.seated(seat, guest.id, guest.name)
+        live.seated(seat, guest.id, guest.name, guest=await self.store.get_account(guest.id) is None)
         return True
 
     async def room_info(self, guest: GuestRow | None, code: str) -> dict[str, Any]:
@@ -364,6 +422,7 @@ class GameService:
                     "name": s.name,
                     "level": s.level,
                     "invited": s.invited is not None,
+                    "guest": s.guest,
                 }
                 for s in live.seats
             ],
@@ -630,12 +689,24 @@ class GameService:
         found = {g.id: g.name for g in (await self.store.get_guests(wanted)).values()} if wanted else {}
         names = {**(names or {}), **found}
         invited = await self._invited(row)
-        bots = await self.bots.of([s.guest_id for s in row.seats if s.guest_id is not None])
+        people = [s.guest_id for s in row.seats if s.guest_id is not None]
+        bots = await self.bots.of(people)
+        members = await self.store.get_accounts(people) if people else {}
         seats = []
         for s in row.seats:
             if s.guest_id is not None:
                 name = names.get(s.guest_id, "Guest")
-                seats.append(SeatInfo(s.seat, "human", s.guest_id, None, name, bot=s.guest_id in bots))
+                seats.append(
+                    SeatInfo(
+                        s.seat,
+                        "human",
+                        s.guest_id,
+                        None,
+                        name,
+                        bot=s.guest_id in bots,
+                        guest=s.guest_id not in members,
+                    )
+                )
             elif s.robot_level is not None:
                 seats.append(SeatInfo(s.seat, "robot", None, s.robot_level, robot_name(s.robot_level)))
             else:
@@ -725,31 +796,33 @@ class GameService:
     # -- lists and replays -----------------------------------------------------
 
     @staticmethod
-    def _players_of(row: MatchRow, names: dict[str, str], bots: Collection[str]) -> list[dict[str, Any]]:
-        """Who sat in each seat of a stored match: people by name (bot accounts marked), robots by level."""
+    def _players_of(
+        row: MatchRow, names: dict[str, str], bots: Collection[str], members: Collection[str]
+    ) -> list[dict[str, Any]]:
+        """Who sat in each seat of a stored match: people by name (bot accounts and guests without
+        an account marked), robots by level."""
         players: list[dict[str, Any]] = []
         for s in row.seats:
+            seat: dict[str, Any] = {"seat": s.seat, "name": None, "kind": None, "level": None, "bot": False}
             if s.guest_id is not None:
-                name = names.get(s.guest_id, "Guest")
-                players.append(
-                    {"seat": s.seat, "name": name, "kind": "human", "level": None, "bot": s.guest_id in bots}
+                seat.update(
+                    name=names.get(s.guest_id, "Guest"),
+                    kind="human",
+                    bot=s.guest_id in bots,
+                    guest=s.guest_id not in members,
                 )
             elif s.robot_level is not None:
-                level = s.robot_level
-                players.append(
-                    {"seat": s.seat, "name": robot_name(level), "kind": "robot", "level": level, "bot": False}
-                )
-            else:
-                players.append({"seat": s.seat, "name": None, "kind": None, "level": None, "bot": False})
+                seat.update(name=robot_name(s.robot_level), kind="robot", level=s.robot_level)
+            players.append(seat)
         return players
 
-    async def _names(self, rows: list[MatchRow]) -> tuple[dict[str, str], Collection[str]]:
-        """The names of the people of `rows`, and which of them are bot accounts."""
+    async def _names(self, rows: list[MatchRow]) -> tuple[dict[str, str], Collection[str], Collection[str]]:
+        """The names of the people of `rows`, which of them are bot accounts, and which have an account."""
         ids = list({s.guest_id for r in rows for s in r.seats if s.guest_id})
         if not ids:
-            return {}, ()
+            return {}, (), ()
         names = {g.id: g.name for g in (await self.store.get_guests(ids)).values()}
-        return names, set(await self.bots.of(ids))
+        return names, set(await self.bots.of(ids)), set(await self.store.get_accounts(ids))
 
     async def my_matches(self, guest: GuestRow, limit: int = 100) -> list[dict[str, Any]]:
         """The guest's matches of every game, newest first, with who played, the scores and the result.
@@ -758,11 +831,11 @@ class GameService:
         side too; for two-player Gin `opponent` names the other player.
         """
         rows = await self.store.matches_of(guest.id, limit)
-        names, bots = await self._names(rows)
+        names, bots, members = await self._names(rows)
         items = []
         for row in rows:
             seat = next(s.seat for s in row.seats if s.guest_id == guest.id)
-            players = self._players_of(row, names, bots)
+            players = self._players_of(row, names, bots, members)
             game = str(row.rules.get("game", "gin"))
             sides = 2 if game == "gin4_teams" else len(row.seats)
             opponent: dict[str, Any] = {"name": None, "kind": None, "level": None, "bot": False}
@@ -786,6 +859,7 @@ class GameService:
                     "opponent_kind": opponent["kind"],
                     "opponent_level": opponent["level"],
                     "opponent_bot": opponent["bot"],
+                    "opponent_guest": opponent.get("guest", False),
                     "scores": scores,
                     "side": seat % 2 if game == "gin4_teams" else seat,
                     "rules": row.rules,
@@ -884,6 +958,7 @@ class GameService:
         other_ids = [s.guest_id for r in rows for s in r.seats if s.guest_id and s.guest_id != guest_id]
         names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
         bots = await self.bots.of(other_ids)
+        members = await self.store.get_accounts(other_ids) if other_ids else {}
         recent = []
         for row in rows:
             seat = next(s.seat for s in row.seats if s.guest_id == guest_id)
@@ -900,6 +975,7 @@ class GameService:
                     else robot_name(other.robot_level or "casual"),
                     "opponent_id": other.guest_id,
                     "opponent_bot": other.guest_id in bots,
+                    "opponent_guest": other.guest_id is not None and other.guest_id not in members,
                     "scores": [result.get("scores", [0, 0])[seat], result.get("scores", [0, 0])[1 - seat]],
                     # An aborted match has no winner, like a draw, but it was never played out.
                     "outcome": "aborted"
@@ -916,6 +992,7 @@ class GameService:
             "id": guest.id,
             "name": guest.name,
             "account": account is not None,
+            "guest": account is None,
             # A bot account: who made it, and whether it is connected to take a challenge now.
             "bot": {
                 "owner": {"id": bot.owner_id, "name": owner.name if owner else "?"},

@@ -329,8 +329,23 @@ class Store(Protocol):
 
     async def rename_guest(self, guest_id: str, name: str) -> None: ...
 
+    async def cookie_guest(self, guest_id: str, session_hash: str | None) -> GuestRow | None:
+        """The guest a true cookie signature names, if the cookie still signs it in: with
+        `session_hash`, the guest of that live session; without, a guest that has no account (an
+        account signs in by its sessions only)."""
+        ...
+
+    async def create_session(self, session_hash: str, guest_id: str, at: float) -> None:
+        """Keep a new session of an account (`session_hash`: the SHA-256 of its token)."""
+        ...
+
+    async def end_session(self, session_hash: str) -> bool:
+        """Forget one session (its cookie signs nobody in any more); whether it existed."""
+        ...
+
     async def revoke_sessions(self, guest_id: str) -> int:
-        """Raise the guest's session epoch (every cookie given before stops working); the new epoch."""
+        """End every session of the guest and raise its session epoch (every cookie given before
+        stops working); the new epoch."""
         ...
 
     async def create_match(self, match: MatchRow) -> None: ...
@@ -474,8 +489,10 @@ class Store(Protocol):
 
     async def get_tournament(self, tournament_id: str) -> TournamentRow | None: ...
 
-    async def tournaments(self, statuses: tuple[str, ...], *, listed_only: bool) -> list[TournamentRow]:
-        """Tournaments in these states, soonest first."""
+    async def tournaments(
+        self, statuses: tuple[str, ...], *, listed_only: bool, created_by: str | None = None
+    ) -> list[TournamentRow]:
+        """Tournaments in these states (made by `created_by`, if given), soonest first."""
         ...
 
     async def set_tournament_status(

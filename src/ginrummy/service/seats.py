@@ -21,3 +21,5 @@ class SeatInfo:
     invited: str | None = None
     #: A bot account (a program, service/bots.py): seated and treated as a person, shown as a bot.
     bot: bool = False
+    #: A person without an account: shown as a guest, so nobody passes for an account's owner.
+    guest: bool = False

@@ -30,6 +30,7 @@ import json
 import logging
 import secrets
 import time
+import unicodedata
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Coroutine
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from .cluster.ports import Droppable, Page, TournamentElsewhere
 from .errors import BadRequest, Forbidden, NotFound, Unavailable
 from .host import ServiceHost
+from .names import refuse_invisible
 from .options import parse_rules, parse_turn_seconds, robot_level_for
 from .ports import GuestRow, Lease, MatchRow, SeatRow, StoreError, TournamentPlayer, TournamentRow
 from .ratings import GAME
@@ -264,6 +266,8 @@ class TournamentLive(ABC):
         self.current: dict[str, str] = {}  # guest id -> the tournament match it is playing
         self.waiting_since: dict[str, float] = {}
         self.names: dict[str, str] = {}
+        #: The players without an account (their lines are marked as guests').
+        self.guests: set[str] = set()
         self.conns: dict[Connection, str | None] = {}  # socket -> the guest watching (None: nobody signed)
         self.matches: dict[str, MatchRow] = {}  # by id, in the order they were made
         self._push_due: asyncio.TimerHandle | None = None
@@ -305,6 +309,8 @@ class TournamentLive(ABC):
         missing = [g for g in guest_ids if g not in self.names]
         if missing:
             self.names.update({g.id: g.name for g in (await self.service.store.get_guests(missing)).values()})
+            members = await self.service.store.get_accounts(missing)
+            self.guests.update(g for g in missing if g not in members)
 
     async def _ratings(self, guest_ids: list[str] | None = None) -> dict[str, float]:
         """The current ratings of `guest_ids` (every player by default); 1500 for the unrated."""
@@ -338,6 +344,10 @@ class TournamentLive(ABC):
             await self.service.store.set_tournament_player(self.id, player, fence=self._fence())
             self.players[guest_id] = player
             self.names[guest_id] = name
+            if await self.service.store.get_account(guest_id) is None:
+                self.guests.add(guest_id)
+            else:
+                self.guests.discard(guest_id)
             self.waiting_since[guest_id] = self.clock()
             self._texts.pop(guest_id, None)
             await self._joined(player)
@@ -493,7 +503,9 @@ class TournamentLive(ABC):
             "robots": row.robots,
             "listed": row.listed,
             "players": sum(1 for p in self.players.values() if not p.withdrawn),
-            "winner": {"id": winner, "name": self.names.get(winner, "Guest")} if winner else None,
+            "winner": {"id": winner, "name": self.names.get(winner, "Guest"), "guest": winner in self.guests}
+            if winner
+            else None,
             "url": f"/t/{row.id}",
         }
 
@@ -515,6 +527,7 @@ class TournamentLive(ABC):
         return {
             "id": guest,
             "name": self.names.get(guest, "Guest"),
+            "guest": guest in self.guests,
             **self._fields_of(standing),
             "withdrawn": bool(player and player.withdrawn),
             "paused": bool(player and player.paused),
@@ -1025,9 +1038,10 @@ def _fields(row: TournamentRow) -> dict[str, Any]:
 def _clean_name(value: Any) -> str:
     if not isinstance(value, str):
         raise BadRequest("name must be a string")
-    name = " ".join(value.split())
+    name = unicodedata.normalize("NFC", " ".join(value.split()))
     if not 1 <= len(name) <= NAME_MAX:
         raise BadRequest(f"a tournament name has 1 to {NAME_MAX} characters")
+    refuse_invisible(name, "a tournament name")
     return name
 
 
@@ -1306,6 +1320,16 @@ class Tournaments:
         if fmt not in ("arena", "swiss"):
             raise BadRequest(f"format must be 'arena' or 'swiss', got {fmt!r}")
         name = _clean_name(body.get("name", "Arena" if fmt == "arena" else "Swiss"))
+        cap = self.service.config.open_tournaments
+        if cap:
+            mine = await self.service.store.tournaments(
+                ("created", "started"), listed_only=False, created_by=creator
+            )
+            if len(mine) >= cap:
+                raise Forbidden(
+                    f"you have {len(mine)} tournaments that have not finished yet; one person may have "
+                    f"{cap} at a time: make another when one of them is over"
+                )
         now = self.service.clock()
         starts = _start(body, now)
         rounds: int | None = None

@@ -20,6 +20,7 @@ __all__ = [
     "rating_history",
     "ratings",
     "score_buckets",
+    "sessions",
     "settings",
     "tournament_byes",
     "tournament_players",
@@ -144,6 +145,17 @@ accounts = sa.Table(
     sa.Column("password_hash", sa.String(256), nullable=False),
     sa.Column("created_at", sa.Float(precision=53), nullable=False),
     sa.Column("name_changed_at", sa.Float(precision=53), nullable=False),
+)
+
+# An account's signed-in session (one per sign-in or sign-up, per device): the SHA-256 of the token
+# its cookie carries. Signing out deletes the row, so the cookie, even if kept, signs nobody in.
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("guest_id", sa.String(32), sa.ForeignKey("guests.id"), nullable=False),
+    sa.Column("created_at", sa.Float(precision=53), nullable=False),
+    sa.Index("ix_sessions_guest", "guest_id"),
 )
 
 # A bot account (its guest and account rows hold its name): who made it, and the SHA-256 of its

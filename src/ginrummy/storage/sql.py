@@ -84,6 +84,7 @@ from .schema import (
     rating_history,
     ratings,
     score_buckets,
+    sessions,
     settings,
     tournament_byes,
     tournament_players,
@@ -602,8 +603,37 @@ class SqlStore:
 
         return await self._run(job, read=True) if wanted else {}
 
+    async def cookie_guest(self, guest_id: str, session_hash: str | None) -> GuestRow | None:
+        def job(conn: sa.Connection) -> GuestRow | None:
+            query = sa.select(guests).where(guests.c.id == guest_id)
+            if session_hash is not None:
+                query = query.join(sessions, sessions.c.guest_id == guests.c.id).where(
+                    sessions.c.token_hash == session_hash
+                )
+            else:
+                query = query.outerjoin(accounts, accounts.c.guest_id == guests.c.id).where(
+                    accounts.c.guest_id.is_(None)
+                )
+            row = conn.execute(query).first()
+            return GuestRow(row.id, row.name, row.created_at, row.session_epoch) if row is not None else None
+
+        return await self._run(job, read=True)
+
+    async def create_session(self, session_hash: str, guest_id: str, at: float) -> None:
+        def job(conn: sa.Connection) -> None:
+            conn.execute(sessions.insert().values(token_hash=session_hash, guest_id=guest_id, created_at=at))
+
+        await self._run(job)
+
+    async def end_session(self, session_hash: str) -> bool:
+        def job(conn: sa.Connection) -> bool:
+            return bool(conn.execute(sessions.delete().where(sessions.c.token_hash == session_hash)).rowcount)
+
+        return await self._run(job)
+
     async def revoke_sessions(self, guest_id: str) -> int:
         def job(conn: sa.Connection) -> int:
+            conn.execute(sessions.delete().where(sessions.c.guest_id == guest_id))
             epoch = conn.execute(
                 guests.update()
                 .where(guests.c.id == guest_id)
@@ -1098,11 +1128,15 @@ class SqlStore:
 
         return await self._run(job, read=True)
 
-    async def tournaments(self, statuses: tuple[str, ...], *, listed_only: bool) -> list[TournamentRow]:
+    async def tournaments(
+        self, statuses: tuple[str, ...], *, listed_only: bool, created_by: str | None = None
+    ) -> list[TournamentRow]:
         def job(conn: sa.Connection) -> list[TournamentRow]:
             query = sa.select(tournaments).where(tournaments.c.status.in_(statuses))
             if listed_only:
                 query = query.where(tournaments.c.listed.is_(True))
+            if created_by is not None:
+                query = query.where(tournaments.c.created_by == created_by)
             return [_tournament(r) for r in conn.execute(query.order_by(tournaments.c.starts_at))]
 
         return await self._run(job, read=True)

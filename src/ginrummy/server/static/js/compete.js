@@ -45,9 +45,9 @@ export function ratingText(r) {
   return `${Math.round(r.rating)}${r.provisional ? "?" : ""}`;
 }
 
-/** A link to a player's profile. */
+/** A link to a player's profile; a guest without an account is marked as one (nobody passes for an account). */
 export function playerLink(line) {
-  const name = line.name + (line.account ? "" : ` ${t("compete.guest_mark")}`);
+  const name = line.name + (line.guest ? ` ${t("compete.guest_mark")}` : "");
   return h("a", { href: `/players/${encodeURIComponent(line.id)}`, class: "player-link" }, name);
 }
 

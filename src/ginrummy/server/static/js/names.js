@@ -14,6 +14,12 @@ export function guestName(name) {
   return found ? t("guest.name", { n: found[1] }) : String(name || "");
 }
 
+/** "(guest)" after a name a guest without an account chose (so nobody passes for an account's
+ * owner); nothing for accounts, and nothing for the server's "Guest 4821", which says it already. */
+export function guestMark(name, guest) {
+  return guest && !isDefaultGuestName(name) ? t("compete.guest_mark") : "";
+}
+
 /** The name of a robot of `level` ("Robot (novice)", "Máy (mới chơi)"). */
 export function robotName(level) {
   return t("robot.name", { level: t(`level.${level}`) });

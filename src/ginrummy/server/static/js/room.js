@@ -1,7 +1,7 @@
 // Private room link: who invites you and to what, who sits there already, your name, then join.
 import { api, describeError } from "./api.js";
 import { t, tn } from "./i18n.js";
-import { guestName, isDefaultGuestName, robotName } from "./names.js";
+import { guestMark, guestName, isDefaultGuestName, robotName } from "./names.js";
 import { h, startPage } from "./ui.js";
 
 await startPage("room");
@@ -48,7 +48,11 @@ function seatList(room) {
         h(
           "li",
           { class: s.kind ? "taken" : "free" },
-          s.kind === "robot" ? robotName(s.level) : s.kind ? guestName(s.name) : t("tables.seat_free"),
+          s.kind === "robot"
+            ? robotName(s.level)
+            : s.kind
+              ? `${guestName(s.name)} ${guestMark(s.name, s.guest)}`.trim()
+              : t("tables.seat_free"),
         ),
       ),
     ),
@@ -65,7 +69,8 @@ try {
   } else if (room.full) {
     refuse({ code: "room_full" }, room.seats.length);
   } else {
-    title.textContent = t("room.invited", { name: guestName(room.host) });
+    const host = room.seats[0];
+    title.textContent = t("room.invited", { name: `${guestName(room.host)} ${guestMark(room.host, host.guest)}`.trim() });
     message.replaceChildren(h("span", { id: "room-terms" }, terms(room)), seatList(room) || "");
     // The friend says who they are before sitting down; a name chosen before is offered again.
     nameInput.value = isDefaultGuestName(me.name) ? "" : me.name;

@@ -2,7 +2,7 @@
 // pairing (the page goes to the match as soon as it is made), the matches in play to watch, the winner.
 import { api, describeError, parseJson } from "./api.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
-import { countdown } from "./compete.js";
+import { countdown, playerLink } from "./compete.js";
 import { copyText, fill, h, startPage, toast } from "./ui.js";
 
 await startPage("tournaments");
@@ -82,7 +82,7 @@ function standingsTable(data) {
       h(
         "td",
         { class: "who" },
-        h("a", { href: `/players/${encodeURIComponent(line.id)}`, class: "player-link" }, line.name),
+        playerLink(line),
         line.fire ? h("span", { class: "fire", title: t("tournament.on_fire") }, " \u{1F525}") : null,
         line.paused ? h("span", { class: "hint" }, ` (${t("tournament.paused")})`) : null,
       ),

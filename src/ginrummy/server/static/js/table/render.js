@@ -7,6 +7,7 @@ import { minDeadwood } from "../melds.js";
 import { reasonText } from "../reasons.js";
 import { ruleNotes } from "../rules.js";
 import { describeMove } from "../moves.js";
+import { guestMark } from "../names.js";
 import { h, tickDeadlines } from "../ui.js";
 import { SORT_MODES } from "./choices.js";
 
@@ -167,6 +168,7 @@ export class Board {
         }),
         h("strong", { class: "seat-name", id: "opponent-name" }, p.name),
         kind ? h("span", { class: "seat-kind" }, kind) : null,
+        guestMark(p.name, p.guest) ? h("span", { class: "seat-kind", id: "opponent-guest" }, guestMark(p.name, p.guest)) : null,
         p.bot ? h("span", { class: "badge bot", id: "opponent-bot", title: t("bots.badge_hint") }, t("bots.badge")) : null,
         p.connected || p.kind !== "human"
           ? null
