@@ -98,7 +98,9 @@ def test_both_end_screens_of_a_rated_match_show_the_new_ratings_and_my_matches_t
             for selector, point in (("#end-rating-mine", mine), ("#end-rating-theirs", theirs)):
                 line = page.locator(selector)
                 expect(line.locator(".new-rating")).to_have_text(f"{point['rating']}?", timeout=WAIT)
-                expect(line.locator(".rating-diff")).to_have_text(change_text(point["rating"] - point["before"]))
+                expect(line.locator(".rating-diff")).to_have_text(
+                    change_text(point["rating"] - point["before"])
+                )
                 assert point["before"] == 1500
             lost = page is loser
             diff = page.locator("#end-rating-mine .rating-diff")
@@ -182,7 +184,10 @@ def test_a_swiss_match_ends_with_the_way_back_and_the_standings_line_up(
             expect(page.locator("#end .overlay-actions .primary")).to_have_count(1)
             expect(page.locator("#rematch")).to_have_count(0)
             expect(page.locator("#end-ratings .end-rating")).to_have_count(2)  # a rated tournament
-            assert page.evaluate("() => document.activeElement && document.activeElement.id") == "back-tournament"
+            assert (
+                page.evaluate("() => document.activeElement && document.activeElement.id")
+                == "back-tournament"
+            )
         shot(pages[0], artifacts_dir, "swiss-end.png")
 
         page = pages[1]
@@ -198,7 +203,10 @@ def test_a_swiss_match_ends_with_the_way_back_and_the_standings_line_up(
         # Score numbers right-aligned under their right-aligned heading.
         assert all(abs(right - found["headRight"]) <= 1.5 for right in found["scoreRights"]), found
         # The own line is one band: its cells share their top and bottom and their highlight.
-        assert max(found["tops"]) - min(found["tops"]) <= 0.5 and max(found["bottoms"]) - min(found["bottoms"]) <= 0.5
+        assert (
+            max(found["tops"]) - min(found["tops"]) <= 0.5
+            and max(found["bottoms"]) - min(found["bottoms"]) <= 0.5
+        )
         assert len(set(found["mineBackgrounds"])) == 1, found["mineBackgrounds"]
         # The results column has room: wider than its heading with some to spare, results on one line.
         assert found["sheetWidth"] >= max(found["sheetHeadText"] + 16, 8 * found["fontSize"]), found
