@@ -164,7 +164,7 @@ export function ratingChart(history, { start = null, width = 640, height = 230, 
   const tipDate = svg("text", { class: "tip-date" });
   const tip = svg("g", { class: "tip", id: "chart-tip", visibility: "hidden", "aria-hidden": "true" }, tipBox, tipValue, tipDate);
   const show = (p, cx, cy) => {
-    tipValue.textContent = p.start ? t("profile.chart_start", { rating: p.rating }) : String(p.rating);
+    tipValue.textContent = p.start ? t("profile.chart_start", { rating: String(p.rating) }) : String(p.rating);
     tipDate.textContent = formatDay(p.at);
     tip.setAttribute("visibility", "visible");
     const w = Math.max(tipValue.getComputedTextLength(), tipDate.getComputedTextLength()) + 16;
@@ -182,8 +182,8 @@ export function ratingChart(history, { start = null, width = 640, height = 230, 
     const cx = x(p.at, i);
     const cy = y(p.rating);
     const label = p.start
-      ? t("profile.chart_start_label", { rating: p.rating, date: formatDay(p.at) })
-      : t("profile.chart_point", { rating: p.rating, date: formatDay(p.at) });
+      ? t("profile.chart_start_label", { rating: String(p.rating), date: formatDay(p.at) })
+      : t("profile.chart_point", { rating: String(p.rating), date: formatDay(p.at) });
     const dot = svg("circle", { cx, cy, r: 4, class: p.start ? "dot start" : "dot", tabindex: 0, role: "img", "aria-label": label });
     dot.append(svg("title", {}, label));
     dot.addEventListener("pointerenter", () => show(p, cx, cy));
