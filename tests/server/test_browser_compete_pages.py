@@ -1,7 +1,8 @@
 """The competition pages in real Chromium, one journey on one server whose clock time-machine
 holds at ten seconds to midnight UTC: on a phone (375×740) nothing sticks out sideways and every
-page's content and actions can be reached (screenshots of each); the profile's rating chart has
-one point per rated match and its statistics read as the scripted matches played; the home page
+page's content and actions can be reached (screenshots of each); the profile's rating chart starts
+from the starting rating, has one point per rated match, labelled axes and a tooltip on a tap or
+focus, and its statistics read as the scripted matches played; the home page
 counts down to 00:00:00 UTC, lists the daily tournaments with their countdowns, and turns over
 when the server's clock passes midnight."""
 
@@ -176,17 +177,40 @@ def _phone_pages(browser: Browser, url: str, ids: dict[str, str], artifacts_dir:
         page.goto(f"/players/{ids['ann']}")
         chart = page.locator("svg.rating-chart")
         expect(chart).to_be_visible(timeout=WAIT)
-        # One point per rated match, in the order played, each saying its rating.
-        history = page.request.get(f"/api/players/{ids['ann']}").json()["history"]
-        assert len(history) == len(SCRIPTED)
-        expect(chart.locator("circle.dot")).to_have_count(len(SCRIPTED))
+        # The curve starts from the starting rating (when the first match began), then one point
+        # per rated match, in the order played, each saying its rating.
+        profile = page.request.get(f"/api/players/{ids['ann']}").json()
+        history = profile["history"]
+        assert len(history) == len(SCRIPTED) and history[0]["before"] == 1500
+        assert profile["history_start"]["rating"] == 1500
+        dots = chart.locator("circle.dot")
+        expect(dots).to_have_count(len(SCRIPTED) + 1)
+        expect(dots.first).to_have_class("dot start")
+        expect(chart.locator("circle.dot.start")).to_have_count(1)
         titles = chart.locator("circle.dot title").all_text_contents()
-        assert [int(text.split()[0]) for text in titles] == [p["rating"] for p in history]
-        xs = [
-            float(x)
-            for x in chart.locator("circle.dot").evaluate_all("els => els.map(e => e.getAttribute('cx'))")
-        ]
+        assert [int(text.split()[0]) for text in titles] == [1500] + [p["rating"] for p in history]
+        xs = [float(x) for x in dots.evaluate_all("els => els.map(e => e.getAttribute('cx'))")]
         assert xs == sorted(xs) and len(set(xs)) == len(xs)
+        # The axes say what they measure; the rating grid spans every point, the start included.
+        expect(chart.locator("#chart-rating-axis")).to_have_text("Rating")
+        expect(chart.locator("#chart-date-axis")).to_have_text("Date")
+        grid = [int(v) for v in chart.locator("text.tick").all_text_contents()]
+        ratings = [1500] + [p["rating"] for p in history]
+        assert grid == sorted(grid) and grid[0] <= min(ratings) and grid[-1] >= max(ratings)
+        # A tap on a point shows its value and date; so does keyboard focus (the points are in
+        # the tab order, each labelled for a screen reader).
+        tip = chart.locator("#chart-tip")
+        expect(tip).to_have_attribute("visibility", "hidden")
+        for index, text in ((len(SCRIPTED), str(history[-1]["rating"])), (0, "1500 at the start")):
+            dots.nth(index).tap()
+            expect(tip).to_have_attribute("visibility", "visible")
+            expect(tip.locator(".tip-value")).to_have_text(text)
+            date = tip.locator(".tip-date").text_content() or ""
+            label = dots.nth(index).get_attribute("aria-label") or ""
+            assert date and label.startswith(text.split()[0]) and label.endswith(date), (label, date)
+        dots.nth(1).focus()
+        expect(tip.locator(".tip-value")).to_have_text(str(history[0]["rating"]))
+        assert dots.nth(1).get_attribute("tabindex") == "0"
         # The statistics of the scripted matches: 9 hands, one Gin, one undercut, knocks at 6.25.
         stats = {
             key: page.locator(f"[data-stat={key}] .stat-value").text_content()

@@ -63,7 +63,9 @@ def test_strangers_are_paired_abort_is_free_and_resigning_loses(host: str) -> No
         await tables[0].send({"type": "abort"})
         over = await tables[1].until(lambda m: m["type"] == "state" and m["match"]["status"] == "over")
         assert over["result"]["ended"] == "aborted" and over["result"]["winner"] is None
+        assert over["match"]["ratings"] is None  # an aborted match moves no rating
         assert (await rating(ann))["games"] == 0 and (await rating(bob))["games"] == 0
+        aborted = match_id
         await tables[0].act({"type": "pass"})
         assert (await tables[0].error())["code"] == "illegal_action"
 
@@ -85,6 +87,36 @@ def test_strangers_are_paired_abort_is_free_and_resigning_loses(host: str) -> No
             ann_rating["games"] == bob_rating["games"] == 1
             and bob_rating["rating"] > 1500 > ann_rating["rating"]
         )
+        # The last state both tables get carries what the match did to each seat's rating, as
+        # stored; a table opened after the end gets it too.
+        last = await tables[0].until(lambda m: m["type"] == "state" and m["match"]["status"] == "over")
+        late = await ann.connect(match_id)
+        again = await late.until(lambda m: m["type"] == "state")
+        await late.close()
+        now = {loser_seat: ann_rating, 1 - loser_seat: bob_rating}
+        for state in (over, last, again):
+            changes = state["match"]["ratings"]
+            for seat in (0, 1):
+                assert changes[seat] == {
+                    "before": 1500,
+                    "rating": now[seat]["rating"],
+                    "change": now[seat]["rating"] - 1500,
+                    "provisional": True,
+                }
+        assert changes[loser_seat]["change"] < 0 < changes[1 - loser_seat]["change"]
+        # My matches shows the change for both seats of the rated match, nothing for the aborted one.
+        status, mine = await ann.request("GET", "/api/matches")
+        assert status == 200
+        rows = {m["id"]: m for m in mine["matches"]}
+        assert rows[match_id]["ratings"] == changes and rows[aborted]["ratings"] is None
+        # The profile's history keeps the rating each match started from, and the chart's start.
+        status, profile = await ann.request("GET", f"/api/players/{(await ann.me())['id']}")
+        assert status == 200 and [(p["before"], p["rating"]) for p in profile["history"]] == [
+            (1500, ann_rating["rating"])
+        ]
+        assert profile["history_start"]["rating"] == 1500
+        assert profile["history_start"]["at"] < profile["history"][0]["at"]
+        assert profile["matches"][0]["rating"] == changes[loser_seat]
         status, board = await bob.request("GET", "/api/leaderboards/today")
         assert (
             status == 200 and board["me"]["wins"] == 1 and board["lines"][0]["id"] == (await bob.me())["id"]

@@ -263,6 +263,40 @@ def test_a_swiss_by_link_plays_its_rounds_without_rematches_and_names_a_winner(h
     run_closing(body)
 
 
+def test_a_rated_tournament_match_ends_with_its_rating_changes_and_has_no_rematch(host: str) -> None:
+    async def body() -> None:
+        ann, bob = await new_guest(host), await new_guest(host)
+        status, made = await ann.request(
+            "POST",
+            "/api/tournaments",
+            {"format": "swiss", "name": "One round", "rounds": 1, "starts_in": 0.05, "robots": False},
+        )
+        assert status == 200 and made["rated"] is True
+        tid = made["id"]
+        page = await Socket.open(host, f"/ws/t/{tid}")
+        for guest in (ann, bob):
+            status, _ = await guest.request("POST", f"/api/tournaments/{tid}/join")
+            assert status == 200
+        paired = await page.until(lambda m: len(m["playing"]) == 1, timeout=60)
+        match_id = paired["playing"][0]["id"]
+        await decide(ann, bob, match_id, bob)
+        table = await ann.connect(match_id)
+        over = await table.until(lambda m: m["type"] == "state" and m["match"]["status"] == "over")
+        await table.close()
+        seat = over["match"]["seat"]
+        changes = over["match"]["ratings"]
+        assert changes[seat]["change"] > 0 > changes[1 - seat]["change"]
+        assert changes[seat]["rating"] == (await ann.me())["rating"]["rating"]
+        # A rematch inside a tournament makes no sense: the tournament pairs the next match.
+        status, data = await ann.request("POST", f"/api/matches/{match_id}/rematch")
+        assert status == 400 and "tournament match has no rematch" in data["error"]["message"]
+        status, mine = await ann.request("GET", "/api/matches")
+        assert status == 200 and [m["id"] for m in mine["matches"]] == [match_id]  # no match made
+        await page.ws.close()
+
+    run_closing(body)
+
+
 def test_a_tournament_starts_at_a_chosen_time_in_utc_not_in_the_past_nor_too_far_ahead(host: str) -> None:
     async def body() -> None:
         guest = await new_guest(host)

@@ -112,6 +112,46 @@ def test_migrations_create_every_table_and_record_the_head(db_url: str) -> None:
         engine.dispose()
 
 
+def test_the_rating_change_migration_gives_each_stored_match_the_rating_it_started_from(db_url: str) -> None:
+    engine = make_engine(db_url.removesuffix("?full"))
+    try:
+        migrate(engine, "0011")
+        with engine.begin() as conn:
+            conn.execute(
+                sa.text("INSERT INTO guests (id, name, created_at) VALUES ('g1', 'Ann', 0), ('g2', 'Bob', 0)")
+            )
+            for n in (1, 2, 3):
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO matches (id, kind, status, rules, seed, created_at)"
+                        " VALUES (:id, 'online', 'over', '{}', 's', 0)"
+                    ),
+                    {"id": f"m{n}"},
+                )
+            # Ann's three rated matches (stored out of order) and Bob's first.
+            history = [("g1", "m2", 20.0, 1620.0), ("g1", "m1", 10.0, 1700.0), ("g1", "m3", 30.0, 1590.5)]
+            history.append(("g2", "m1", 10.0, 1300.0))
+            for guest, match, at, rating in history:
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO rating_history (guest_id, game, match_id, at, rating, deviation)"
+                        " VALUES (:g, 'gin', :m, :at, :r, 200)"
+                    ),
+                    {"g": guest, "m": match, "at": at, "r": rating},
+                )
+        migrate(engine)
+        found = run(db_url, lambda store: store.rating_changes(["m1", "m3", "m9"]))
+        assert {(p.guest_id, p.match_id): (p.before, p.rating) for p in found} == {
+            ("g1", "m1"): (1500.0, 1700.0),
+            ("g2", "m1"): (1500.0, 1300.0),
+            ("g1", "m3"): (1620.0, 1590.5),
+        }
+        downgrade(engine, "0011")
+        assert "rating_before" not in {c["name"] for c in sa.inspect(engine).get_columns("rating_history")}
+    finally:
+        engine.dispose()
+
+
 def test_a_bot_is_made_whole_or_not_at_all_and_its_token_hash_replaced(db_url: str) -> None:
     async def body(store: SqlStore) -> Any:
         await _with_guests(store, "owner")

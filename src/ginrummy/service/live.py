@@ -35,6 +35,7 @@ from .ports import (
     StoreBusy,
     StoreError,
 )
+from .ratings import seat_changes
 from .seats import SeatInfo
 from .turns import SHOWDOWN_PAUSE, STANDIN_LEVEL, TIMEOUTS_GONE, Turns
 from .wire import dumps, error_message, wire_for
@@ -123,6 +124,7 @@ class LiveMatch:
         rated: bool = False,
         tournament_id: str | None = None,
         ending: dict[str, Any] | None = None,
+        ratings: list[Any] | None = None,
     ) -> None:
         self.host = host
         self.log = log
@@ -138,6 +140,9 @@ class LiveMatch:
         self.hints = not rated and tournament_id is None and kind != "tourney" and isinstance(log.game, Match)
         #: The result of a match ended before the rules ended it: aborted, resigned or abandoned.
         self.ending = ending
+        #: Per seat, what the finished match did to its rating (`ratings.public_change`); None
+        #: while it is played and when it moved no rating.
+        self.ratings = ratings
         self.closed = False
         now = self.clock()
         self.last_activity = now
@@ -332,6 +337,7 @@ class LiveMatch:
             "rule_changes": self._rule_changes,
             "rated": self.rated,
             "tournament_id": self.tournament_id,
+            "ratings": self.ratings,
             "hints": self.hints,
             # Strangers may abort until both have moved (themselves), and resign after.
             "abortable": self.forfeitable and playing and not (self.moved(0) and self.moved(1)),
@@ -489,15 +495,28 @@ class LiveMatch:
             now = self.clock()
             final = game.result.to_json()
             stored: dict[str, Any] | None = final
+            outcome = self.host.outcome(self, now)
             try:
-                await self.host.store.finish_match(self.id, final, now, self.host.outcome(self, now))
+                await self.host.store.finish_match(self.id, final, now, outcome)
             except StoreError:
                 # The log holds the final action: the next start marks the match finished.
                 log.exception("match %s: could not mark the match finished", self.id)
                 stored = None
+            if stored is not None and outcome is not None and outcome.rate is not None:
+                await self._read_ratings()
             self.host.finished(self, stored, now)
         self.broadcast()
         self.reschedule()
+
+    async def _read_ratings(self) -> None:
+        """Read what the match just stored did to the ratings, for the end screen's last state."""
+        try:
+            points = await self.host.store.rating_changes([self.id])
+        except StoreError:
+            # The ratings are stored; the end screen shows them once the match is opened again.
+            log.exception("match %s: could not read its rating changes", self.id)
+            return
+        self.ratings = seat_changes(points, [s.guest_id for s in self.seats])
 
     def reschedule(self) -> None:
         """Arrange the next server-made moves, if any are due; cancel stale ones."""
@@ -602,6 +621,8 @@ class LiveMatch:
         except StoreError:
             log.exception("match %s: could not store its early end", self.id)
             stored = None
+        if stored is not None and outcome is not None and outcome.rate is not None:
+            await self._read_ratings()
         self.turns.stop()
         self.host.finished(self, stored, now)
         self.broadcast()

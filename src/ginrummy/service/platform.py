@@ -46,8 +46,8 @@ from .options import (
     robot_name,
 )
 from .pairing import PairingPool, PoolKey, Seek
-from .ports import GuestRow, Lease, MatchOutcome, MatchRow, SeatRow, Store, StoreError
-from .ratings import BOT_POOL, GAME, public_rating, rating_update
+from .ports import GuestRow, Lease, MatchOutcome, MatchRow, RatingPoint, SeatRow, Store, StoreError
+from .ratings import BOT_POOL, GAME, public_change, public_rating, rating_update, seat_changes
 from .replays import replay_hands
 from .robots import LEVELS
 from .statistics import player_lines
@@ -438,6 +438,8 @@ class GameService:
             raise Forbidden("only the players of a match can ask for a rematch")
         if row.status != "over":
             raise NotFinished("the match is not over yet")
+        if row.tournament_id is not None:
+            raise BadRequest("a tournament match has no rematch: the tournament pairs the next match")
         if await self.bots.of(
             [s.guest_id for s in row.seats if s.guest_id is not None and s.guest_id != guest.id]
         ):
@@ -718,6 +720,9 @@ class GameService:
             outcome = self.outcome_of(game, row.seats, row.rated, now)
             await self.store.finish_match(row.id, game.result.to_json(), now, outcome)
             status = "over"
+        ratings = None
+        if status == "over" and row.rated:
+            ratings = seat_changes(await self.store.rating_changes([row.id]), [s.guest_id for s in row.seats])
         live = LiveMatch(
             self,
             kind=row.kind,
@@ -730,6 +735,7 @@ class GameService:
             rated=row.rated,
             tournament_id=row.tournament_id,
             ending=row.result if status == "over" and game.result is None else None,
+            ratings=ratings,
         )
         existing = self.live.get(row.id)
         if existing is not None:  # loaded meanwhile by another request
@@ -832,6 +838,9 @@ class GameService:
         """
         rows = await self.store.matches_of(guest.id, limit)
         names, bots, members = await self._names(rows)
+        changes: dict[str, list[RatingPoint]] = {}
+        for point in await self.store.rating_changes([r.id for r in rows if r.rated and r.status == "over"]):
+            changes.setdefault(point.match_id, []).append(point)
         items = []
         for row in rows:
             seat = next(s.seat for s in row.seats if s.guest_id == guest.id)
@@ -868,6 +877,8 @@ class GameService:
                     "winner_seat": winner if game == "gin" else None,
                     "winner_side": winner,
                     "seat": seat,
+                    # Per seat, what the match did to its rating (None: it moved none).
+                    "ratings": seat_changes(changes.get(row.id, ()), [s.guest_id for s in row.seats]),
                     "url": f"/m/{row.id}",
                 }
             )
@@ -959,9 +970,11 @@ class GameService:
         names = {g.id: g.name for g in (await self.store.get_guests(other_ids)).values()} if other_ids else {}
         bots = await self.bots.of(other_ids)
         members = await self.store.get_accounts(other_ids) if other_ids else {}
+        moved = {p.match_id: p for p in history}
         recent = []
         for row in rows:
             seat = next(s.seat for s in row.seats if s.guest_id == guest_id)
+            point = moved.get(row.id)
             other = row.seats[1 - seat]
             result = row.result or {}
             recent.append(
@@ -983,10 +996,13 @@ class GameService:
                     else "drawn"
                     if result.get("winner") is None
                     else ("won" if result.get("winner") == seat else "lost"),
+                    "rating": public_change(point) if point is not None else None,
                     "replay": f"/replay/{row.id}",
                 }
             )
         played = stats.matches
+        # The chart starts from the rating the first match shown started from, when it began.
+        first = await self.store.get_match(history[0].match_id) if history else None
         owner = await self.store.get_guest(bot.owner_id) if bot is not None else None
         return {
             "id": guest.id,
@@ -1007,11 +1023,15 @@ class GameService:
                 {
                     "at": p.at,
                     "rating": round(p.rating),
+                    "before": round(p.before),
                     "deviation": round(p.deviation),
                     "match_id": p.match_id,
                 }
                 for p in history
             ],
+            "history_start": {"at": first.created_at, "rating": round(history[0].before)}
+            if first is not None
+            else None,
             "stats": {
                 "matches": played,
                 "won": stats.won,

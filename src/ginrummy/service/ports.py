@@ -197,12 +197,14 @@ class RatingRow:
 
 @dataclass(frozen=True, slots=True)
 class RatingPoint:
-    """One point of a rating history: the rating after a rated match."""
+    """One point of a rating history: a person's rating before and after a rated match."""
 
+    guest_id: str
     match_id: str
     at: float
-    rating: float
-    deviation: float
+    before: float  # the rating the match started from
+    rating: float  # the rating it left
+    deviation: float  # the deviation it left
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,8 +226,9 @@ class PlayerLine:
 
 BoardPart = tuple[int, int]  # a points leaderboard's window: (span in days, its last UTC day)
 
-#: Computes the new ratings of a rated match from the stored ones (missing: never rated).
-RatingUpdate = Callable[[dict[str, "RatingRow | None"]], list["RatingRow"]]
+#: Computes the new ratings of a rated match from the stored ones (missing: never rated): each
+#: person's rating before the match, with the row it leaves.
+RatingUpdate = Callable[[dict[str, "RatingRow | None"]], list[tuple[float, "RatingRow"]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,7 +469,11 @@ class Store(Protocol):
     async def get_ratings(self, guest_ids: list[str], game: str) -> dict[str, RatingRow]: ...
 
     async def rating_history(self, guest_id: str, game: str, limit: int = 500) -> list[RatingPoint]:
-        """The rating after each rated match, oldest first (the last `limit`)."""
+        """The rating before and after each rated match, oldest first (the last `limit`)."""
+        ...
+
+    async def rating_changes(self, match_ids: list[str]) -> list[RatingPoint]:
+        """What the rated matches of `match_ids` did to their players' ratings (unrated ones: nothing)."""
         ...
 
     async def player_stats(self, guest_id: str, game: str) -> PlayerStats: ...

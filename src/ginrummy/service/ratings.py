@@ -9,12 +9,22 @@ plays against people and cannot be farmed against a robot of a known strength. B
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from .glicko2 import LICHESS, SCALE, Glicko, GlickoConfig, rate_game
-from .ports import PlayerLine, RatingRow, RatingUpdate
+from .ports import PlayerLine, RatingPoint, RatingRow, RatingUpdate
 
-__all__ = ["BOT_POOL", "GAME", "current", "public_rating", "ranked_until", "rating_update"]
+__all__ = [
+    "BOT_POOL",
+    "GAME",
+    "current",
+    "public_change",
+    "public_rating",
+    "ranked_until",
+    "rating_update",
+    "seat_changes",
+]
 
 #: The one game rated so far: two-player Gin Rummy (any preset and target). Other games get their
 #: own key (and so their own rating and boards).
@@ -62,6 +72,28 @@ def public_rating(row: RatingRow | None, now: float, config: GlickoConfig = LICH
     }
 
 
+def public_change(point: RatingPoint, config: GlickoConfig = LICHESS) -> dict[str, Any]:
+    """What a rated match did to one player's rating, as the end screen and My matches show it
+    (Lichess's "1742? +12"): the rounded ratings before and after, their difference (so the three
+    figures always add up), and whether the new rating is provisional."""
+    before, after = round(point.before), round(point.rating)
+    return {
+        "before": before,
+        "rating": after,
+        "change": after - before,
+        "provisional": point.deviation >= config.provisional_deviation,
+    }
+
+
+def seat_changes(points: Sequence[RatingPoint], guest_ids: Sequence[str | None]) -> list[Any] | None:
+    """Per seat (by who sits there), the change `points` made to its rating: None for a seat no
+    rating moved for, and None for all when the match moved none (casual, aborted, against a robot)."""
+    by_guest = {point.guest_id: point for point in points}
+    if not by_guest:
+        return None
+    return [public_change(by_guest[g]) if g is not None and g in by_guest else None for g in guest_ids]
+
+
 def rating_update(
     game: str, lines: tuple[PlayerLine, ...], now: float, config: GlickoConfig = LICHESS
 ) -> RatingUpdate:
@@ -70,23 +102,26 @@ def rating_update(
         raise ValueError(f"a rated match has two people, got {len(lines)}")
     first, second = lines
 
-    def apply(stored: dict[str, RatingRow | None]) -> list[RatingRow]:
+    def apply(stored: dict[str, RatingRow | None]) -> list[tuple[float, RatingRow]]:
         rows = [stored.get(first.guest_id), stored.get(second.guest_id)]
         before = [Glicko(r.rating, r.deviation, r.volatility) if r else config.initial for r in rows]
         idle = tuple(max(0.0, now - r.last_at) / DAY if r else 0.0 for r in rows)
         after = rate_game(before[0], before[1], first.score, idle_days=(idle[0], idle[1]), config=config)
         return [
-            RatingRow(
-                guest_id=line.guest_id,
-                game=game,
-                rating=new.rating,
-                deviation=new.deviation,
-                volatility=new.volatility,
-                games=(row.games if row else 0) + 1,
-                last_at=now,
-                ranked_until=ranked_until(new, now, config),
+            (
+                old.rating,
+                RatingRow(
+                    guest_id=line.guest_id,
+                    game=game,
+                    rating=new.rating,
+                    deviation=new.deviation,
+                    volatility=new.volatility,
+                    games=(row.games if row else 0) + 1,
+                    last_at=now,
+                    ranked_until=ranked_until(new, now, config),
+                ),
             )
-            for line, row, new in zip(lines, rows, after, strict=True)
+            for line, row, old, new in zip(lines, rows, before, after, strict=True)
         ]
 
     return apply

@@ -192,9 +192,12 @@ rating_history = sa.Table(
     sa.Column("game", sa.String(16), primary_key=True),
     sa.Column("match_id", sa.String(32), sa.ForeignKey("matches.id"), primary_key=True),
     sa.Column("at", sa.Float(precision=53), nullable=False),
+    # The rating the match started from: the end screen and My matches show the change.
+    sa.Column("rating_before", sa.Float(precision=53), nullable=False),
     sa.Column("rating", sa.Float(precision=53), nullable=False),
     sa.Column("deviation", sa.Float(precision=53), nullable=False),
     sa.Index("ix_rating_history_at", "guest_id", "game", "at"),
+    sa.Index("ix_rating_history_match", "match_id"),
 )
 
 # One row per person per finished match: the profile statistics are sums over these.

@@ -1063,11 +1063,21 @@ class SqlStore:
                 .order_by(rating_history.c.at.desc())
                 .limit(limit)
             )
-            points = [RatingPoint(r.match_id, r.at, r.rating, r.deviation) for r in rows]
+            points = [_rating_point(r) for r in rows]
             points.reverse()
             return points
 
         return await self._run(job, read=True)
+
+    async def rating_changes(self, match_ids: list[str]) -> list[RatingPoint]:
+        def job(conn: sa.Connection) -> list[RatingPoint]:
+            found: list[RatingPoint] = []
+            for chunk in _chunks(sorted(set(match_ids)), 500):
+                query = sa.select(rating_history).where(rating_history.c.match_id.in_(chunk))
+                found.extend(_rating_point(r) for r in conn.execute(query))
+            return found
+
+        return await self._run(job, read=True) if match_ids else []
 
     async def player_stats(self, guest_id: str, game: str) -> PlayerStats:
         pm = player_matches.c
@@ -1509,6 +1519,10 @@ def _ratings(conn: sa.Connection, guest_ids: list[str], game: str) -> dict[str, 
     return found
 
 
+def _rating_point(r: Any) -> RatingPoint:
+    return RatingPoint(r.guest_id, r.match_id, r.at, r.rating_before, r.rating, r.deviation)
+
+
 def _insert_for(conn: sa.Connection, table: sa.Table) -> Any:
     """An INSERT of this dialect that knows ON CONFLICT (SQLite and PostgreSQL both do)."""
     if conn.dialect.name == "postgresql":
@@ -1582,7 +1596,7 @@ def _write_outcome(conn: sa.Connection, match_id: str, finished_at: float, outco
                 "last_at": r.last_at,
                 "ranked_until": r.ranked_until,
             }
-            for r in updated
+            for _, r in updated
         ]
         insert = _insert_for(conn, ratings)
         conn.execute(
@@ -1603,10 +1617,11 @@ def _write_outcome(conn: sa.Connection, match_id: str, finished_at: float, outco
                     "game": r.game,
                     "match_id": match_id,
                     "at": r.last_at,
+                    "rating_before": before,
                     "rating": r.rating,
                     "deviation": r.deviation,
                 }
-                for r in updated
+                for before, r in updated
             ],
         )
 

@@ -45,6 +45,27 @@ export function ratingText(r) {
   return `${Math.round(r.rating)}${r.provisional ? "?" : ""}`;
 }
 
+/** "+12", "−8" or "±0": a rating change as Lichess writes it. */
+export function changeText(change) {
+  if (change > 0) return `+${change}`;
+  return change < 0 ? `\u2212${-change}` : "\u00b10";
+}
+
+/**
+ * What a rated match did to a rating (`c`: {rating, change, provisional} from the server): the new
+ * rating with its "?" while provisional, then the change, coloured up or down.
+ */
+export function ratingChange(c, attrs = {}) {
+  const direction = c.change > 0 ? "up" : c.change < 0 ? "down" : "even";
+  return h(
+    "span",
+    { class: "rating-after", ...attrs },
+    h("span", { class: "new-rating", title: c.provisional ? t("profile.provisional") : null }, ratingText(c)),
+    " ",
+    h("span", { class: `rating-diff ${direction}` }, changeText(c.change)),
+  );
+}
+
 /** A link to a player's profile; a guest without an account is marked as one (nobody passes for an account). */
 export function playerLink(line) {
   const name = line.name + (line.guest ? ` ${t("compete.guest_mark")}` : "");
@@ -93,42 +114,88 @@ function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** The rating history as an SVG line chart (no library): one point per rated match, dates below. */
-export function ratingChart(points, { width = 640, height = 220, formatDay } = {}) {
-  const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "rating-chart", role: "img", "aria-label": t("profile.chart_label") });
+/** Round grid values from below `lo` to above `hi`, at most five of them (1500, 1550, 1600…). */
+function ticks(lo, hi) {
+  const span = Math.max(hi - lo, 10);
+  const step = [10, 20, 25, 50, 100, 200, 250, 500].find((s) => span / s <= 4) || 1000;
+  const first = Math.floor(lo / step) * step;
+  const last = Math.max(Math.ceil(hi / step) * step, first + step);
+  const out = [];
+  for (let v = first; v <= last; v += step) out.push(v);
+  return out;
+}
+
+/**
+ * The rating history as an SVG line chart (no library). It starts from `start` (the rating the
+ * first match shown began from, when it began), then one point per rated match; the axes say what
+ * they measure, and each point tells its date and value on hover, on a tap and on keyboard focus.
+ */
+export function ratingChart(history, { start = null, width = 640, height = 230, formatDay = (at) => String(at) } = {}) {
+  const box = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "rating-chart", role: "group", "aria-label": t("profile.chart_label") });
+  const points = start ? [{ ...start, start: true }, ...history] : history;
   if (points.length === 0) return box;
-  const pad = { left: 44, right: 12, top: 12, bottom: 26 };
-  const ratings = points.map((p) => p.rating);
-  let lo = Math.min(...ratings);
-  let hi = Math.max(...ratings);
-  if (hi - lo < 50) {
-    lo -= 25;
-    hi += 25;
-  }
+  const pad = { left: 62, right: 14, top: 14, bottom: 44 };
+  const grid = ticks(Math.min(...points.map((p) => p.rating)), Math.max(...points.map((p) => p.rating)));
+  const lo = grid[0];
+  const hi = grid[grid.length - 1];
   const x0 = points[0].at;
   const x1 = points[points.length - 1].at;
   const x = (at, i) =>
     pad.left + (width - pad.left - pad.right) * (x1 > x0 ? (at - x0) / (x1 - x0) : points.length > 1 ? i / (points.length - 1) : 0.5);
   const y = (r) => pad.top + (height - pad.top - pad.bottom) * (1 - (r - lo) / (hi - lo));
-  for (const r of [lo, (lo + hi) / 2, hi]) {
+  for (const r of grid) {
     box.append(
       svg("line", { x1: pad.left, x2: width - pad.right, y1: y(r), y2: y(r), class: "grid" }),
-      svg("text", { x: pad.left - 6, y: y(r) + 4, class: "axis", "text-anchor": "end" }, String(Math.round(r))),
+      svg("text", { x: pad.left - 6, y: y(r) + 4, class: "axis tick", "text-anchor": "end" }, String(r)),
     );
   }
+  // What each axis measures: the rating up the side, the dates along the bottom.
+  const middle = pad.top + (height - pad.top - pad.bottom) / 2;
+  box.append(
+    svg("text", { x: 14, y: middle, class: "axis-title", id: "chart-rating-axis", "text-anchor": "middle", transform: `rotate(-90 14 ${middle})` }, t("profile.chart_rating_axis")),
+    svg("text", { x: pad.left + (width - pad.left - pad.right) / 2, y: height - 6, class: "axis-title", id: "chart-date-axis", "text-anchor": "middle" }, t("profile.chart_date_axis")),
+    svg("text", { x: pad.left, y: height - 24, class: "axis date" }, formatDay(x0)),
+    svg("text", { x: width - pad.right, y: height - 24, class: "axis date", "text-anchor": "end" }, formatDay(x1)),
+  );
   const path = points.map((p, i) => `${i ? "L" : "M"}${x(p.at, i).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ");
   box.append(svg("path", { d: path, class: "line" }));
+
+  // One tooltip for the chart, moved to the point pointed at, tapped or focused.
+  const tipBox = svg("rect", { class: "tip-box", rx: 6, ry: 6 });
+  const tipValue = svg("text", { class: "tip-value" });
+  const tipDate = svg("text", { class: "tip-date" });
+  const tip = svg("g", { class: "tip", id: "chart-tip", visibility: "hidden", "aria-hidden": "true" }, tipBox, tipValue, tipDate);
+  const show = (p, cx, cy) => {
+    tipValue.textContent = p.start ? t("profile.chart_start", { rating: String(p.rating) }) : String(p.rating);
+    tipDate.textContent = formatDay(p.at);
+    tip.setAttribute("visibility", "visible");
+    const w = Math.max(tipValue.getComputedTextLength(), tipDate.getComputedTextLength()) + 16;
+    const tall = 38;
+    const left = Math.min(Math.max(cx - w / 2, pad.left), width - pad.right - w);
+    const top = cy - tall - 10 >= 0 ? cy - tall - 10 : cy + 10;
+    for (const [k, v] of Object.entries({ x: left, y: top, width: w, height: tall })) tipBox.setAttribute(k, String(v));
+    for (const [el, dy] of [[tipValue, 16], [tipDate, 31]]) {
+      el.setAttribute("x", String(left + 8));
+      el.setAttribute("y", String(top + dy));
+    }
+  };
+  const hide = () => tip.setAttribute("visibility", "hidden");
   points.forEach((p, i) => {
-    const dot = svg("circle", { cx: x(p.at, i), cy: y(p.rating), r: 3, class: "dot" });
-    dot.append(svg("title", {}, `${p.rating} — ${formatDay ? formatDay(p.at) : ""}`));
+    const cx = x(p.at, i);
+    const cy = y(p.rating);
+    const label = p.start
+      ? t("profile.chart_start_label", { rating: String(p.rating), date: formatDay(p.at) })
+      : t("profile.chart_point", { rating: String(p.rating), date: formatDay(p.at) });
+    const dot = svg("circle", { cx, cy, r: 4, class: p.start ? "dot start" : "dot", tabindex: 0, role: "img", "aria-label": label });
+    dot.append(svg("title", {}, label));
+    dot.addEventListener("pointerenter", () => show(p, cx, cy));
+    dot.addEventListener("click", () => show(p, cx, cy));
+    dot.addEventListener("focus", () => show(p, cx, cy));
+    dot.addEventListener("pointerleave", hide);
+    dot.addEventListener("blur", hide);
     box.append(dot);
   });
-  if (formatDay) {
-    box.append(
-      svg("text", { x: pad.left, y: height - 6, class: "axis" }, formatDay(x0)),
-      svg("text", { x: width - pad.right, y: height - 6, class: "axis", "text-anchor": "end" }, formatDay(x1)),
-    );
-  }
+  box.append(tip);
   return box;
 }
 

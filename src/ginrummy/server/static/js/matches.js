@@ -1,6 +1,7 @@
 // My matches: every match of this guest, with a link back to the table or to the replay.
 import { api, describeError } from "./api.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
+import { ratingChange } from "./compete.js";
 import { guestName, playerName, robotName } from "./names.js";
 import { h, startPage } from "./ui.js";
 
@@ -53,6 +54,8 @@ function row(m) {
     // This side's score first, then the others'.
     h("div", { class: "score" }, [scores[side], ...scores.filter((_, k) => k !== side)].map(formatNumber).join(" – ")),
     h("div", { class: `result ${resultClass}` }, result),
+    // What a rated match did to this player's rating (Lichess's game list shows it too).
+    h("div", { class: "rating" }, m.ratings && m.ratings[m.seat] ? ratingChange(m.ratings[m.seat], { title: t("matches.rating_hint") }) : null),
     h("div", { class: "go" }, link),
   );
 }

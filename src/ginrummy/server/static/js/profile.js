@@ -1,7 +1,7 @@
 // A player's profile: name, rating with its history chart, statistics, finished matches with replays.
 import { api, describeError } from "./api.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
-import { ratingChart, ratingText } from "./compete.js";
+import { ratingChange, ratingChart, ratingText } from "./compete.js";
 import { fill, h, startPage, toast } from "./ui.js";
 
 await startPage("profile");
@@ -128,6 +128,7 @@ function render(p) {
       h("div", { class: "rules" }, m.rated ? t("profile.rated") : t("profile.casual")),
       h("div", { class: "score" }, `${formatNumber(m.scores[0])} – ${formatNumber(m.scores[1])}`),
       h("div", { class: `result ${m.outcome}` }, t(`profile.outcome.${m.outcome}`)),
+      h("div", { class: "rating" }, m.rating ? ratingChange(m.rating, { title: t("matches.rating_hint") }) : null),
       h("div", { class: "go" }, h("a", { class: "button", href: m.replay }, t("matches.replay"))),
     ),
   );
@@ -160,7 +161,7 @@ function render(p) {
     h("h2", {}, t("profile.history")),
     // Drawn at about the width it is shown at, so its labels stay readable on a phone.
     p.history.length
-      ? ratingChart(p.history, { formatDay: day, width: Math.round(Math.min(640, Math.max(300, root.clientWidth || 640))) })
+      ? ratingChart(p.history, { start: p.history_start, formatDay: day, width: Math.round(Math.min(640, Math.max(300, root.clientWidth || 640))) })
       : h("p", { class: "hint", id: "no-history" }, t("profile.no_history")),
     h("h2", {}, t("profile.statistics")),
     h(

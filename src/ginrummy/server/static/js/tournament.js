@@ -87,7 +87,8 @@ function standingsTable(data) {
         line.paused ? h("span", { class: "hint" }, ` (${t("tournament.paused")})`) : null,
       ),
       h("td", { class: "sheet" }, line.sheet.join(" ")),
-      h("td", { class: "num score" }, score(line.score)),
+      // Not "score": that class is the table page's scoreboard (a grid, which breaks a table cell).
+      h("td", { class: "num points" }, score(line.score)),
       swiss
         ? [h("td", { class: "num tb" }, score(line.buchholz)), h("td", { class: "num tb sb" }, score(line.sonneborn_berger))]
         : h("td", { class: "num perf" }, line.performance === null ? "–" : String(line.performance)),
@@ -111,7 +112,7 @@ function standingsTable(data) {
         h("th", {}, t("board.rank")),
         h("th", {}, t("board.player")),
         h("th", { class: "sheet" }, t("tournament.sheet")),
-        h("th", { class: "num" }, t("tournament.score")),
+        h("th", { class: "num points" }, t("tournament.score")),
         swiss
           ? [h("th", { class: "num tb", title: t("tournament.buchholz") }, t("tournament.buchholz")), h("th", { class: "num tb sb" }, t("tournament.sonneborn_berger"))]
           : h("th", { class: "num perf" }, t("tournament.performance")),

@@ -36,14 +36,10 @@ export class Forfeit {
     document.getElementById("table").append(bar);
   }
 
-  /** "Ann resigned" / "aborted" / "Ann left the match" on the end screen; the way back to a tournament. */
+  /** "Ann resigned" / "aborted" / "Ann left the match" on the end screen. */
   decorateEnd() {
     const r = this.state.result;
     const end = document.querySelector("#end .overlay-box");
-    const tournament = this.state.match && this.state.match.tournament_id;
-    if (end && tournament && !end.querySelector("#back-tournament")) {
-      end.querySelector(".overlay-actions")?.prepend(h("a", { class: "button primary", id: "back-tournament", href: `/t/${encodeURIComponent(tournament)}` }, t("forfeit.back_tournament")));
-    }
     if (!end || !r || !r.ended || end.querySelector(".ended-reason")) return;
     const name = this.state.names(true)[r.by] ?? "";
     const text = r.by === this.state.seat ? t(`forfeit.you_${r.ended}`) : t(`forfeit.they_${r.ended}`, { name });

@@ -2,6 +2,7 @@
 // the end of the match, and the page shown when the table cannot be opened at all.
 import { api, describeError } from "../api.js";
 import { formatNumber, t, tn } from "../i18n.js";
+import { ratingChange } from "../compete.js";
 import { showdownPanel } from "../showdown.js";
 import { copyText, h, toast } from "../ui.js";
 
@@ -155,7 +156,7 @@ export class Overlays {
     );
   }
 
-  /** The end of the match: the result, bonuses, rematch, replay. */
+  /** The end of the match: the result, bonuses, each player's rating change, rematch, replay. */
   renderEnd() {
     const { state } = this;
     const m = state.match;
@@ -164,7 +165,9 @@ export class Overlays {
       existing?.remove();
       return;
     }
-    if (existing && existing.dataset.rematch === String(m.rematch_id || "")) return;
+    // Drawn again when a rematch is asked for, or when the rating changes arrive.
+    const shape = `${m.rematch_id || ""}|${m.ratings ? "rated" : ""}`;
+    if (existing && existing.dataset.shape === shape) return;
     existing?.remove();
     const r = state.result;
     const seat = state.seat;
@@ -195,12 +198,34 @@ export class Overlays {
         rematch.disabled = false;
       }
     });
-    // A bot accepts each match itself: it is challenged again from its profile.
+    // A tournament pairs the next match itself: the way back to it, never a rematch. A bot accepts
+    // each match itself: it is challenged again from its profile.
     const opponent = state.player(1 - seat);
-    const again = opponent.bot
-      ? h("a", { class: "button primary big", id: "challenge-again", href: `/@/${encodeURIComponent(opponent.name)}` }, t("bots.challenge_again"))
-      : rematch;
+    let again = rematch;
+    if (m.tournament_id) {
+      again = h("a", { class: "button primary big", id: "back-tournament", href: `/t/${encodeURIComponent(m.tournament_id)}` }, t("forfeit.back_tournament"));
+    } else if (opponent.bot) {
+      again = h("a", { class: "button primary big", id: "challenge-again", href: `/@/${encodeURIComponent(opponent.name)}` }, t("bots.challenge_again"));
+    }
     const shown = state.names();
+    // Lichess's end of a rated game: each player's new rating, "?" while provisional, and the change.
+    const ratings = m.ratings
+      ? h(
+          "div",
+          { class: "end-ratings", id: "end-ratings", role: "group", "aria-label": t("end.ratings") },
+          [seat, 1 - seat].map((s) =>
+            m.ratings[s]
+              ? h(
+                  "p",
+                  { class: "end-rating", dataset: { seat: s }, id: s === seat ? "end-rating-mine" : "end-rating-theirs" },
+                  h("span", { class: "who" }, shown[s]),
+                  " ",
+                  ratingChange(m.ratings[s]),
+                )
+              : null,
+          ),
+        )
+      : null;
     this.table.append(
       h(
         "div",
@@ -209,7 +234,7 @@ export class Overlays {
           id: "end",
           role: "dialog",
           "aria-labelledby": "end-title",
-          dataset: { rematch: m.rematch_id || "" },
+          dataset: { shape },
         },
         h(
           "div",
@@ -240,7 +265,8 @@ export class Overlays {
                 t("end.hands_won", { mine: r.hands_won[seat], theirs: r.hands_won[1 - seat] }),
               ),
           bonuses.length ? h("ul", { class: "bonuses" }, bonuses.map((b) => h("li", {}, b))) : null,
-          m.rematch_id && state.player(1 - seat).kind === "human"
+          ratings,
+          m.rematch_id && !m.tournament_id && state.player(1 - seat).kind === "human"
             ? h("p", { class: "rematch-ready", id: "rematch-asked" }, t("end.rematch_asked", { name: state.opponentName() }))
             : null,
           h(
@@ -257,7 +283,7 @@ export class Overlays {
         ),
       ),
     );
-    rematch.focus();
+    again.focus();
   }
 
   /** The table cannot be opened: say why instead of the table (see `fatalPanel`). */
