@@ -84,6 +84,7 @@ def test_a_visitor_finds_a_live_match_on_the_watch_page_and_watches_it(
         viewer.wait_for_url("**/watch")
         listed = viewer.locator(f'#live-list li.live-game[data-id="{match_id}"]')
         expect(listed).to_contain_text("0 – 0")
+        expect(listed).to_contain_text("Ann Live (guest)")  # guests without an account are marked
         shot(viewer, artifacts_dir, "watch-live-games.png")
         spectator_frames: list[str] = []
         frames_of(viewer, spectator_frames)
@@ -96,6 +97,7 @@ def test_a_visitor_finds_a_live_match_on_the_watch_page_and_watches_it(
         )
         expect(viewer.locator("#watch .hint").first).to_contain_text("You see what is face up at the table.")
         expect(viewer.locator("#watch-spectators")).to_have_text("1 watching")
+        expect(viewer.locator(".watch-seat .guest-mark")).to_have_count(2)
         to_act = ann if table_state(ann)["mine"] else bob
         name = "Ann Live" if to_act is ann else "Bob Live"
         expect(viewer.locator("#watch-turn")).to_have_text(f"{name} to play")

@@ -20,7 +20,7 @@ from test_tournament import Socket, run_closing
 PUBLIC_KEYS = {
     *("games", "id", "watch", "game", "kind", "rated", "tournament", "target", "hand_number"),
     *("scores", "to_act", "players", "rating", "spectators"),
-    *("seat", "name", "level", "bot", "provisional"),
+    *("seat", "name", "level", "bot", "guest", "provisional"),
 }
 
 
@@ -112,6 +112,7 @@ def test_the_live_games_list_is_public_matches_highest_rated_first_with_public_f
         top = games[0]
         names = {(await g.me())["id"]: (await g.me())["name"] for g in (bob, cy)}
         assert {p["id"]: p["name"] for p in top["players"]} == names
+        assert all(p["guest"] is True for p in top["players"])  # guests without an account, marked so
         assert {p["id"]: p["rating"] for p in top["players"]} == {
             (await bob.me())["id"]: bob_rating,
             (await cy.me())["id"]: 1500,

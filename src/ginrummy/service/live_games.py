@@ -57,6 +57,7 @@ def _entry(
                 "kind": s.kind,
                 "level": s.level,
                 "bot": s.bot,
+                "guest": s.kind == "human" and s.guest,
                 "rating": rating["rating"] if rating else None,
                 "provisional": bool(rating and rating["provisional"]),
             }

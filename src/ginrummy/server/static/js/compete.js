@@ -1,7 +1,7 @@
 // Competition helpers shared by pages: countdowns, rating text, board rows, the rating-history
 // chart, the live games list.
 import { formatNumber, t, tn } from "./i18n.js";
-import { guestName, robotName } from "./names.js";
+import { guestMark, guestName, robotName } from "./names.js";
 import { h } from "./ui.js";
 
 /** "HH:MM:SS" (or "D d HH:MM:SS" past a day) until `seconds` from now; never negative. */
@@ -230,7 +230,8 @@ export function tournamentList(tournaments, now) {
 
 /** One player of a live game: name (a link to the profile for a person), rating, and a mark. */
 function livePlayer(p) {
-  const name = p.kind === "robot" ? robotName(p.level) : guestName(p.name);
+  const mark = p.kind === "robot" ? "" : guestMark(p.name, p.guest);
+  const name = (p.kind === "robot" ? robotName(p.level) : guestName(p.name)) + (mark ? ` ${mark}` : "");
   const label = p.id ? h("a", { href: `/players/${encodeURIComponent(p.id)}`, class: "player-link" }, name) : h("span", {}, name);
   return h(
     "span",

@@ -4,7 +4,7 @@ import { parseJson } from "./api.js";
 import { cardBack, cardElement } from "./cards.js";
 import { formatNumber, t, tn } from "./i18n.js";
 import { describeMove } from "./moves.js";
-import { playerName } from "./names.js";
+import { guestMark, playerName } from "./names.js";
 import { fill, h, startPage, tickDeadlines } from "./ui.js";
 
 await startPage("watch");
@@ -78,6 +78,8 @@ function seat(message, s, last) {
       "div",
       { class: "watch-name" },
       h("span", { class: "who" }, playerName(p)),
+      // A guest without an account is marked as one, as everywhere a name is shown.
+      guestMark(p.name, p.guest) ? h("span", { class: "guest-mark" }, ` ${guestMark(p.name, p.guest)}`) : null,
       p.bot ? h("span", { class: "badge bot" }, t("bots.badge")) : null,
       clock(message, s),
     ),
@@ -152,7 +154,7 @@ function renderTable(message) {
     h(
       "ul",
       { class: "watch-clocks" },
-      m.players.map((p, s) => h("li", { class: toAct.includes(s) ? "to-act" : null, dataset: { seat: s } }, h("span", { class: "who" }, names[s]), " ", clock(message, s))),
+      m.players.map((p, s) => h("li", { class: toAct.includes(s) ? "to-act" : null, dataset: { seat: s } }, h("span", { class: "who" }, names[s]), guestMark(p.name, p.guest) ? ` ${guestMark(p.name, p.guest)}` : "", " ", clock(message, s))),
     ),
     ...hands.map((hand) => {
       const last = lastStep(hand.history);
