@@ -24,6 +24,7 @@ from ..rules import (
     game_action_from_json,
     new_game,
 )
+from .errors import Refusal
 from .ports import EventRow, Lease, MatchRow, Store, StoreError
 
 __all__ = ["ActionLog", "game_of"]
@@ -89,14 +90,14 @@ class ActionLog:
                 played[event.seat] += 1
         return cls(row.id, game, len(events), store, played)
 
-    def refusal(self, seat: int, action: GameAction) -> tuple[str, str] | None:
+    def refusal(self, seat: int, action: GameAction) -> Refusal | None:
         """Why the game refuses `seat`'s action now, as (code, message); None when it is legal."""
         try:
             self.game.check(action, seat)
         except NotYourTurnError:
-            return "not_your_turn", "it is not your turn"
+            return Refusal("not_your_turn", "it is not your turn")
         except IllegalActionError as exc:
-            return "illegal_action", str(exc)
+            return Refusal("illegal_action", str(exc))
         return None
 
     async def append(

@@ -12,6 +12,8 @@ import json
 from collections.abc import Callable
 from typing import Protocol
 
+from .errors import Refusal
+
 __all__ = [
     "Allowance",
     "REACTIONS",
@@ -116,10 +118,10 @@ class Reactions:
     def __init__(self, seats: int, now: float) -> None:
         self._allowance = Allowance(seats, REACTION_RATE, REACTION_BURST, now)
 
-    def message(self, seat: int, emote: object, now: float) -> tuple[str, str] | str:
+    def message(self, seat: int, emote: object, now: float) -> Refusal | str:
         """The reaction message to send, or (code, message) when it is refused."""
         if emote not in REACTIONS:
-            return "bad_message", f"unknown reaction {emote!r}; send one of {', '.join(REACTIONS)}"
+            return Refusal("bad_message", f"unknown reaction {emote!r}; send one of {', '.join(REACTIONS)}")
         if not self._allowance.take(seat, now):
-            return "rate_limited", "too many reactions: wait a moment"
+            return Refusal("rate_limited", "too many reactions: wait a moment")
         return json.dumps({"type": "reaction", "seat": seat, "emote": emote}, separators=(",", ":"))

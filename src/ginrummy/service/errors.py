@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 __all__ = [
     "BadRequest",
     "Conflict",
@@ -10,6 +12,7 @@ __all__ = [
     "NotFinished",
     "NotFound",
     "RateLimited",
+    "Refusal",
     "RoomFull",
     "SameAddress",
     "ServiceError",
@@ -19,6 +22,13 @@ __all__ = [
     "WrongPassword",
     "encodable",
 ]
+
+
+class Refusal(NamedTuple):
+    """A move or message a table refused: the code the wire's error carries, and what was wrong."""
+
+    code: str
+    message: str
 
 
 def encodable(text: str) -> str:

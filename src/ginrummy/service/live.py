@@ -24,6 +24,7 @@ from ..rules import ActionError, Game, GameAction, Match, Rules, game_action_fro
 from .action_log import ActionLog
 from .config import ServiceConfig
 from .connections import REACTION_BURST, REACTIONS, Allowance, Connection, Connections, Reactions
+from .errors import Refusal
 from .ports import (
     Lease,
     LeaseLost,
@@ -385,45 +386,45 @@ class LiveMatch:
 
     # -- actions ---------------------------------------------------------------
 
-    async def act(self, seat: int, data: Any, version: Any) -> tuple[str, str] | None:
+    async def act(self, seat: int, data: Any, version: Any) -> Refusal | None:
         """A player's action message; returns (code, message) when refused, None when accepted.
 
         `version` is the state the player chose in: refused as stale when what the seat had to
         decide changed since (in team Gin a move at the other hand does not make it stale).
         """
         if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-            return "bad_message", f"version must be a whole number, got {version!r}"
+            return Refusal("bad_message", f"version must be a whole number, got {version!r}")
         try:
             action = game_action_from_json(data)
         except ActionError as exc:
-            return "bad_message", f"bad action: {exc}"
+            return Refusal("bad_message", f"bad action: {exc}")
         async with self.lock:
             if self.closed:
-                return "server_error", "the server is shutting down; reconnect in a moment"
+                return Refusal("server_error", "the server is shutting down; reconnect in a moment")
             if version is not None and not self.turns.fresh(seat, version):
-                return (
+                return Refusal(
                     "stale",
                     f"your table is out of date (version {version}, now {self.version}); it is refreshed",
                 )
             if self.status == "waiting":
-                return "illegal_action", "waiting for every seat to be taken"
+                return Refusal("illegal_action", "waiting for every seat to be taken")
             if self.status == "over":
-                return "illegal_action", "the match is over"
+                return Refusal("illegal_action", "the match is over")
             refused = self.log.refusal(seat, action)
             if refused is not None:
                 return refused
             try:
                 await self._accept(seat, action, by_player=True)
             except LeaseLost:  # cluster hook: another process owns the match now
-                return "unavailable", "the table moved to another server; it reconnects"
+                return Refusal("unavailable", "the table moved to another server; it reconnects")
             except StoreBusy as exc:
-                return (
+                return Refusal(
                     "unavailable",
                     f"the server is busy; nothing changed, try again in {exc.retry_after:g} s",
                 )
             except StoreError:
                 log.exception("match %s: could not store an action", self.id)
-                return "server_error", "the move could not be saved; nothing changed, try again"
+                return Refusal("server_error", "the move could not be saved; nothing changed, try again")
         return None
 
     def back(self, seat: int) -> None:
@@ -432,7 +433,7 @@ class LiveMatch:
             self.broadcast()
             self.reschedule()
 
-    def react(self, seat: int, emote: Any) -> tuple[str, str] | None:
+    def react(self, seat: int, emote: Any) -> Refusal | None:
         """A quick reaction for the other players; returns (code, message) when refused."""
         message = self.reactions.message(seat, emote, self.clock())
         if isinstance(message, tuple):
@@ -440,32 +441,36 @@ class LiveMatch:
         self.conns.send_seated(message)
         return None
 
-    async def hint(self, seat: int, version: Any) -> str | tuple[str, str]:
+    async def hint(self, seat: int, version: Any) -> str | Refusal:
         """The expert's move for this seat's own turn with its reason, as a `hint` message; or
         (code, message) when refused. Built from the seat's view alone, like everything a seat
         is sent, so it can tell nothing the seat could not see."""
         if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-            return "bad_message", f"version must be a whole number, got {version!r}"
+            return Refusal("bad_message", f"version must be a whole number, got {version!r}")
         if not self.hints:
             if not isinstance(self.match, Match):
-                return "hints_off", "hints are given at two-player Gin only"
-            return "hints_off", "hints are given in casual matches only, never in rated or tournament matches"
+                return Refusal("hints_off", "hints are given at two-player Gin only")
+            return Refusal(
+                "hints_off", "hints are given in casual matches only, never in rated or tournament matches"
+            )
         if self.status != "playing":
-            return "illegal_action", "there is no move to give a hint for: the match is not being played"
+            return Refusal(
+                "illegal_action", "there is no move to give a hint for: the match is not being played"
+            )
         if version is not None and version != self.version:
-            return (
+            return Refusal(
                 "stale",
                 f"your table is out of date (version {version}, now {self.version}); it is refreshed",
             )
         view = self._gin().view(seat)
         if not view.legal:
-            return "not_your_turn", "a hint is for your own turn, and it is not your turn"
+            return Refusal("not_your_turn", "a hint is for your own turn, and it is not your turn")
         asked_at = self.version
         cached = self._hint_cache.get(seat)
         if cached is not None and cached[0] == asked_at:
             return cached[1]
         if not self._hint_allowance.take(seat, self.clock()):
-            return "rate_limited", "too many hints: wait a few seconds"
+            return Refusal("rate_limited", "too many hints: wait a few seconds")
         hint = await asyncio.to_thread(suggest, view, HINT_LEVEL, seed=asked_at)
         text = dumps({"type": "hint", "version": asked_at, **hint.to_json()})
         self._hint_cache[seat] = (asked_at, text)
@@ -560,24 +565,28 @@ class LiveMatch:
                 return
             await self._end_early(seat, "abandoned")
 
-    async def abort(self, seat: int) -> tuple[str, str] | None:
+    async def abort(self, seat: int) -> Refusal | None:
         """End the match with no result, allowed until both players have moved."""
         async with self.lock:
             if not self.forfeitable or self.status != "playing":
-                return "illegal_action", "only a match with a stranger that is being played can be aborted"
+                return Refusal(
+                    "illegal_action", "only a match with a stranger that is being played can be aborted"
+                )
             if self.moved(0) and self.moved(1):
-                return (
+                return Refusal(
                     "illegal_action",
                     "both players have moved: the match can no longer be aborted (resign instead)",
                 )
             await self._end_early(seat, "aborted")
         return None
 
-    async def resign(self, seat: int) -> tuple[str, str] | None:
+    async def resign(self, seat: int) -> Refusal | None:
         """Give the match up: the opponent wins it (before both have moved, it is aborted instead)."""
         async with self.lock:
             if not self.forfeitable or self.status != "playing":
-                return "illegal_action", "only a match with a stranger that is being played can be resigned"
+                return Refusal(
+                    "illegal_action", "only a match with a stranger that is being played can be resigned"
+                )
             await self._end_early(seat, "resigned")
         return None
 

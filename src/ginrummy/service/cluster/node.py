@@ -29,7 +29,7 @@ import socket
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..errors import Forbidden, ServiceError, Unavailable
+from ..errors import Forbidden, Refusal, ServiceError, Unavailable
 from ..ports import Lease, LeaseLost, LeaseStore, Store, StoreError
 from .leases import LeaseKeeper
 from .pages import PageStandIn, TournamentRelay, tournament_channel
@@ -518,14 +518,14 @@ class ClusterNode:
         finally:
             self._calls.pop(call_id, None)
 
-    async def call_owner(self, table: RemoteTable, op: str, args: dict[str, Any]) -> tuple[str, str] | None:
+    async def call_owner(self, table: RemoteTable, op: str, args: dict[str, Any]) -> Refusal | None:
         """Forward a call to the owner of `table` and return its answer (a refusal or None)."""
         try:
             reply = await self._request(table.owner, table.id, op, args)
         except CallFailed as exc:
             log.warning("match %s: %s call to %s failed: %s", table.id, op, table.owner, exc)
             self.drop_table(table, "the server of this table did not answer")
-            return (
+            return Refusal(
                 "unavailable",
                 f"the server of this table did not answer within {self.config.call_timeout:g} s; "
                 "if your move was taken, the table shows it when it reconnects",
@@ -535,8 +535,8 @@ class ClusterNode:
         code, text = reply
         if code == "moved":
             self.drop_table(table, text)
-            return "unavailable", text
-        return str(code), str(text)
+            return Refusal("unavailable", text)
+        return Refusal(str(code), str(text))
 
     async def forward(self, owner: str, match_id: str, op: str, args: dict[str, Any]) -> Any:
         if _answering.get():
@@ -683,13 +683,13 @@ class ClusterNode:
             log.exception("match %s: a forwarded %s failed", call.get("m"), call.get("op"))
             return {"err": ["unavailable", 503, "the server is busy; try again in a moment"]}
 
-    async def _answer(self, call: dict[str, Any]) -> tuple[str, str] | None:
+    async def _answer(self, call: dict[str, Any]) -> Refusal | None:
         match_id, op, node = call["m"], call["op"], call["from"]
         live = self.service.live.get(match_id)
         if live is None or live.closed or MATCH + match_id not in self.keeper.held:
             if op == "close":
                 return None
-            return "moved", "the table moved to another server; it reconnects"
+            return Refusal("moved", "the table moved to another server; it reconnects")
         seats = self.seats.get(match_id)
         seat = call.get("seat", WATCHERS)
         if op == "open":
@@ -718,8 +718,8 @@ class ClusterNode:
             return None
         if op == "hint":
             hint = await live.hint(seat, call.get("version"))
-            return (HINT, hint) if isinstance(hint, str) else hint
-        return "bad_message", f"unknown call {op!r}"
+            return Refusal(HINT, hint) if isinstance(hint, str) else hint
+        return Refusal("bad_message", f"unknown call {op!r}")
 
     def _on_handover(self, text: str) -> None:
         if self.handing_over:

@@ -13,6 +13,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..errors import Refusal
 from ..ports import MatchRow, MatchStatus
 from .ports import Bus, Droppable
 
@@ -25,7 +26,7 @@ __all__ = ["ChannelSeat", "OwnerSeats", "RemoteTable", "TableHost", "match_chann
 class TableHost(Protocol):
     """What a relayed table uses of its process's cluster node (`node.ClusterNode`)."""
 
-    async def call_owner(self, table: RemoteTable, op: str, args: dict[str, Any]) -> tuple[str, str] | None:
+    async def call_owner(self, table: RemoteTable, op: str, args: dict[str, Any]) -> Refusal | None:
         """Forward a call to the owner of `table`; its refusal, or None."""
 
     def drop_table(self, table: RemoteTable, reason: str) -> None:
@@ -247,30 +248,30 @@ class RemoteTable:
     async def _call_quietly(self, op: str, **args: Any) -> None:
         await self.node.call_owner(self, op, args)  # also after the table closed: "close" must go
 
-    async def _call(self, op: str, **args: Any) -> tuple[str, str] | None:
+    async def _call(self, op: str, **args: Any) -> Refusal | None:
         """Ask the owner; a refusal as (code, message). An owner that cannot answer drops the table."""
         if self.closed:
-            return "unavailable", "this table is reconnecting; try again in a moment"
+            return Refusal("unavailable", "this table is reconnecting; try again in a moment")
         return await self.node.call_owner(self, op, args)
 
-    async def act(self, seat: int, data: Any, version: Any) -> tuple[str, str] | None:
+    async def act(self, seat: int, data: Any, version: Any) -> Refusal | None:
         return await self._call("act", seat=seat, action=data, version=version)
 
-    async def abort(self, seat: int) -> tuple[str, str] | None:
+    async def abort(self, seat: int) -> Refusal | None:
         return await self._call("abort", seat=seat)
 
-    async def resign(self, seat: int) -> tuple[str, str] | None:
+    async def resign(self, seat: int) -> Refusal | None:
         return await self._call("resign", seat=seat)
 
-    def react(self, seat: int, emote: Any) -> tuple[str, str] | None:
+    def react(self, seat: int, emote: Any) -> Refusal | None:
         self._spawn(self._answer_later(seat, "react", emote=emote))
         return None
 
-    async def hint(self, seat: int, version: Any) -> str | tuple[str, str]:
+    async def hint(self, seat: int, version: Any) -> str | Refusal:
         # The owner answers a hint as the refusal-shaped pair ("hint", message text).
         answer = await self._call("hint", seat=seat, version=version)
         if answer is None:
-            return "unavailable", "no hint came back; ask again in a moment"
+            return Refusal("unavailable", "no hint came back; ask again in a moment")
         return answer[1] if answer[0] == HINT else answer
 
     def back(self, seat: int) -> None:
