@@ -12,6 +12,7 @@ from ginrummy.bots.reasons import ENGLISH
 from ginrummy.bots.review import MARKS
 from ginrummy.rules import GAMES, PRESETS
 from ginrummy.rules.variants import RANGES
+from ginrummy.server.pages import HEAD_MARKER, page_html
 from ginrummy.service.challenges import DECLINE_REASONS
 from ginrummy.service.live import REACTIONS
 
@@ -186,9 +187,22 @@ def test_cards_read_the_local_way() -> None:
     assert en["card.name"].format(rank="queen", suit="hearts") == "queen of hearts"
 
 
+def test_every_page_shares_the_one_head() -> None:
+    head = (STATIC / "head.html").read_text(encoding="utf-8")
+    for page in PAGES:
+        own = (STATIC / f"{page}.html").read_text(encoding="utf-8")
+        # The shared lines live in head.html alone; the page keeps its marker and its own files.
+        assert own.count(HEAD_MARKER) == 1 and "<title>" not in own and 'name="viewport"' not in own, page
+        html = page_html(STATIC, f"{page}.html")
+        assert HEAD_MARKER not in html and head.strip() in html, page
+        start, end = html.index("<head>"), html.index("</head>")
+        assert start < html.index(head.strip()) < end, page
+        assert html.count("<title>") == html.count('<meta charset="utf-8">') == 1, page
+
+
 def test_pages_exist_and_load_only_local_modules() -> None:
     for page in PAGES:
-        html = (STATIC / f"{page}.html").read_text(encoding="utf-8")
+        html = page_html(STATIC, f"{page}.html")
         scripts = re.findall(r'<script type="module" src="([^"]+)"', html)
         assert len(scripts) == 1 and scripts[0].startswith("/static/js/"), page
         assert (STATIC / scripts[0].removeprefix("/static/")).is_file()

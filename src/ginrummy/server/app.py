@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -37,6 +37,7 @@ from .guards import BodyLimit, OriginCheck, SecurityHeaders
 from .jsonin import JsonInputError
 from .jsonin import loads as json_loads
 from .limits import AddressLimiter, SocketGuard
+from .pages import page_html
 from .settings import Settings
 from .watch import tournament_socket, watch_socket
 from .ws import match_socket
@@ -396,7 +397,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
             path = static_dir / filename
             if not path.is_file():
                 return PlainTextResponse(f"{filename} is missing from the static files", status_code=404)
-            return FileResponse(path, media_type="text/html", headers={"Cache-Control": "no-cache"})
+            return HTMLResponse(page_html(static_dir, filename), headers={"Cache-Control": "no-cache"})
 
         return page
 
