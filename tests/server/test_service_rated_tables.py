@@ -120,6 +120,8 @@ def test_rated_rooms_are_checked(tmp_path: Path) -> None:
             await service.create_room(host, "classic", 0, rated=True)
         with pytest.raises(BadRequest, match="seats people only"):
             await service.create_room(host, "gin3", 0, seats=["friend", {"robot": "casual"}], rated=True)
+        with pytest.raises(BadRequest, match="Rummy is for three to six players"):
+            await service.create_room(host, {"preset": "rummy", "players": 2}, 0, rated=True)
         with pytest.raises(BadRequest, match="rated must be true or false"):
             await service.create_room(host, "gin3", 0, rated="yes")
         code, match_id = await service.create_room(

@@ -360,6 +360,8 @@ class GameService:
                     f"a room of {parsed.game} cannot be rated: rated rooms are for "
                     f"{', '.join(RATED_GAMES)} (two-player Gin is rated in Play online)"
                 )
+            if parsed.players < 3:
+                raise BadRequest("a rated room of Rummy is for three to six players: two play casual Rummy")
             if any(level is not None for level in others):
                 raise BadRequest("a rated room seats people only: keep every other seat for a friend")
             await self.bots.refuse_bot(guest.id, "rated rooms")
