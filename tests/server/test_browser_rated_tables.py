@@ -122,6 +122,15 @@ def test_a_rated_room_of_three_player_gin_ends_with_everyones_rating_change(
     assert all("?" in text for text in texts), texts  # provisional after one match
     assert sum("+" in text for text in texts) >= 1 and sum("\u2212" in text for text in texts) >= 1, texts
     shot(page, artifacts_dir, "rated-gin3-end.png")
+    # The profile shows the rating of three-player Gin beside two-player Gin's.
+    mine = page.locator("#end-rating-mine .new-rating").inner_text()
+    me = api(page, "GET", "/api/me", None)["body"]
+    page.goto(f"/players/{me['id']}")
+    line = page.locator('#table-ratings li[data-game="gin3"]')
+    expect(line).to_contain_text("Gin for three")
+    expect(line.locator("strong")).to_have_text(mine)
+    expect(page.locator("#profile-rating")).to_have_text("1500?")
+    shot(page, artifacts_dir, "rated-gin3-profile.png")
     assert errors == []
     for context in (host, *friends):
         context.close()

@@ -87,6 +87,19 @@ def test_a_rated_room_moves_its_games_ratings_by_the_finishing_order(
             assert change["provisional"] is True
         mine = (await service.my_matches(table.guests[0]))[0]
         assert mine["ratings"] == live.ratings and mine["game"] == game
+        # The profile shows the game's own rating; two-player Gin's is untouched.
+        profile = await service.profile(ids[0])
+        assert profile["table_ratings"] == [
+            {
+                "game": game,
+                "rating": round(by_seat[0]),
+                "deviation": round(stored[ids[0]].deviation),
+                "provisional": True,
+                "ranked": False,
+                "games": 1,
+            }
+        ]
+        assert profile["rating"]["games"] == 0 and profile["rating"]["rating"] == 1500
 
     with_service(tmp_path, body)
 

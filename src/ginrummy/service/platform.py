@@ -37,6 +37,7 @@ from .leaderboards import Leaderboards, bucket_keys, utc_day
 from .live import LiveMatch, SeatInfo
 from .live_games import LIVE_SHOWN, entries, is_public, ordered
 from .multi_ratings import RATED_GAMES, finishing_ranks
+from .multi_ratings import public_rating as table_public_rating
 from .multi_ratings import rating_update as table_rating_update
 from .options import (
     clean_name,
@@ -1108,6 +1109,9 @@ class GameService:
         # The chart starts from the rating the first match shown started from, when it began.
         first = await self.store.get_match(history[0].match_id) if history else None
         owner = await self.store.get_guest(bot.owner_id) if bot is not None else None
+        now = self.clock()
+        # Each table game's own rating (Weng-Lin), for the games the person has been rated in.
+        tables = {g: (await self.store.get_ratings([guest_id], g)).get(guest_id) for g in RATED_GAMES}
         return {
             "id": guest.id,
             "name": guest.name,
@@ -1122,7 +1126,10 @@ class GameService:
             else None,
             "member_since": account.created_at if account else guest.created_at,
             "game": game,
-            "rating": public_rating(ratings.get(guest_id), self.clock()),
+            "rating": public_rating(ratings.get(guest_id), now),
+            "table_ratings": [
+                {"game": g, **table_public_rating(row, now)} for g, row in tables.items() if row is not None
+            ],
             "history": [
                 {
                     "at": p.at,
