@@ -131,6 +131,13 @@ def test_a_rated_room_of_three_player_gin_ends_with_everyones_rating_change(
     expect(line.locator("strong")).to_have_text(mine)
     expect(page.locator("#profile-rating")).to_have_text("1500?")
     shot(page, artifacts_dir, "rated-gin3-profile.png")
+    # Its own rating board: one rated match is no settled rating, so nobody is ranked yet; the
+    # page asks the board of three-player Gin, not two-player Gin's.
+    with page.expect_response(lambda r: "/api/leaderboards/rating?game=gin3" in r.url) as asked:
+        page.goto("/leaderboard#gin3")
+    assert asked.value.ok
+    expect(page.locator('[data-board="gin3"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#board-about")).to_contain_text("Gin for three: the top Weng-Lin ratings")
     assert errors == []
     for context in (host, *friends):
         context.close()

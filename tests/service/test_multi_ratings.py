@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import pytest
 
+from ginrummy.rules import Rules
+from ginrummy.service import BadRequest, GameService
+from ginrummy.service.leaderboards import board_game
 from ginrummy.service.multi_ratings import (
     WENG_LIN,
     WengLinConfig,
@@ -13,7 +19,8 @@ from ginrummy.service.multi_ratings import (
     ranked_until,
     rating_update,
 )
-from ginrummy.service.ports import RatingRow
+from ginrummy.service.ports import GuestRow, MatchOutcome, MatchRow, PlayerLine, RatingRow, SeatRow
+from ginrummy.storage import SqlStore
 
 NOW = 1_800_000_000.0
 DAY = 86400.0
@@ -118,3 +125,63 @@ def test_an_idle_players_sigma_is_grown_before_the_update() -> None:
 def test_bad_matches_are_refused(game: str, teams: list[list[str]], ranks: list[int], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         rating_update(game, teams, ranks, NOW)
+
+
+def test_a_table_games_rating_board_ranks_settled_ratings_of_that_game_only(tmp_path: Path) -> None:
+    """Rated three-player Gin matches stored through the real store: once σ falls under the bound
+    the players are on gin3's rating board (best first), never on two-player Gin's; a points board
+    of a table game is refused with the reason."""
+    clock = [NOW]
+
+    async def body(service: GameService) -> None:
+        ids = [f"id-{name}-000000" for name in ("ann", "bob", "cy")]
+        for n, guest_id in enumerate(ids):
+            await service.store.create_guest(GuestRow(guest_id, ("Ann", "Bob", "Cy")[n], clock[0]))
+        rules = Rules.preset("gin3").to_json()
+        for number in range(40):
+            clock[0] += 60
+            row = MatchRow(
+                id=f"match-{number}",
+                kind="room",
+                status="playing",
+                rules=rules,
+                seed="1",
+                seats=tuple(SeatRow(n, g) for n, g in enumerate(ids)),
+                created_at=clock[0] - 30,
+                rated=True,
+            )
+            await service.store.create_match(row)
+            # Ann wins most, Cy comes last most: a clear order on the board.
+            ranks = [0, 1, 2] if number % 4 else [1, 0, 2]
+            lines = tuple(PlayerLine(g, n, float(ranks[n] == 0), 0, 1, 0, 0, 0, 0) for n, g in enumerate(ids))
+            outcome = MatchOutcome(
+                game="gin3",
+                lines=lines,
+                day=int(clock[0] // DAY),
+                counts=False,
+                rate=rating_update("gin3", [[g] for g in ids], ranks, clock[0]),
+            )
+            await service.store.finish_match(row.id, {"winner": ranks.index(0)}, clock[0], outcome)
+        board = await service.boards.board("rating", ids[2], board_game("rating", "gin3"))
+        assert [line["name"] for line in board["lines"]] == ["Ann", "Bob", "Cy"]
+        assert all(line["deviation"] <= WENG_LIN.ranked_sigma for line in board["lines"])
+        assert board["me"]["name"] == "Cy" and board["game"] == "gin3"
+        assert (await service.boards.board("rating", None))["lines"] == []  # two-player Gin's board
+        with pytest.raises(BadRequest, match="gin3 has a rating board only"):
+            board_game("today", "gin3")
+        with pytest.raises(BadRequest, match="no boards of 'chess'"):
+            board_game("rating", "chess")
+        clock[0] += 3 * 365 * DAY  # years without a rated match: σ grew past the bound
+        assert (await service.boards.board("rating", None, "gin3"))["lines"] == []
+
+    async def main() -> None:
+        service = GameService(
+            SqlStore(f"sqlite:///{tmp_path / 'boards.sqlite3'}"), clock=lambda: clock[0], secret="s" * 32
+        )
+        await service.start()
+        try:
+            await body(service)
+        finally:
+            await service.close()
+
+    asyncio.run(main())
