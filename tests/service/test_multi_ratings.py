@@ -127,7 +127,14 @@ def test_bad_matches_are_refused(game: str, teams: list[list[str]], ranks: list[
         rating_update(game, teams, ranks, NOW)
 
 
-def test_a_table_games_rating_board_ranks_settled_ratings_of_that_game_only(tmp_path: Path) -> None:
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'boards.sqlite3'}"
+    return str(request.getfixturevalue("postgres_url"))
+
+
+def test_a_table_games_rating_board_ranks_settled_ratings_of_that_game_only(db_url: str) -> None:
     """Rated three-player Gin matches stored through the real store: once σ falls under the bound
     the players are on gin3's rating board (best first), never on two-player Gin's; a points board
     of a table game is refused with the reason."""
@@ -175,9 +182,7 @@ def test_a_table_games_rating_board_ranks_settled_ratings_of_that_game_only(tmp_
         assert (await service.boards.board("rating", None, "gin3"))["lines"] == []
 
     async def main() -> None:
-        service = GameService(
-            SqlStore(f"sqlite:///{tmp_path / 'boards.sqlite3'}"), clock=lambda: clock[0], secret="s" * 32
-        )
+        service = GameService(SqlStore(db_url), clock=lambda: clock[0], secret="s" * 32)
         await service.start()
         try:
             await body(service)
