@@ -107,7 +107,8 @@ def test_a_rated_room_of_three_player_gin_ends_with_everyones_rating_change(
     friends = [new_context(browser, url) for _ in range(2)]
     for friend in friends:
         other = friend.new_page()
-        other.goto("/")
+        other.goto(f"/r/{code}")  # the link says the room is rated before one joins
+        expect(other.locator("#room-rated")).to_contain_text("A rated room")
         joined = api(other, "POST", f"/api/rooms/{code}/join", None)
         assert joined["status"] == 200, joined
     match_id = joined["body"]["match_id"]

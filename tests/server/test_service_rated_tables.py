@@ -145,6 +145,7 @@ def test_rated_rooms_are_checked(tmp_path: Path) -> None:
             rated=True,
             address="10.1.1.1",
         )
+        assert (await service.room_info(None, code))["rated"] is True
         # A second identity of the host, from the host's address, is refused a seat and changes nothing.
         twin = await service.new_guest()
         with pytest.raises(SameAddress, match="another player of this rated room plays from your network"):

@@ -458,6 +458,7 @@ class GameService:
             "host": host.name,
             "rules": live.match.rules.to_json(),
             "turn_seconds": live.turn_seconds,
+            "rated": live.rated,
             "status": live.status,
             "full": not free and not seated,
             "seated": seated,
