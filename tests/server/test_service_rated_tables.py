@@ -100,6 +100,9 @@ def test_a_rated_room_moves_its_games_ratings_by_the_finishing_order(
             }
         ]
         assert profile["rating"]["games"] == 0 and profile["rating"]["rating"] == 1500
+        # The rematch of a rated room is rated too (the same people, seated apart already).
+        rematch = await service.get_live(await service.rematch(table.guests[0], live.id))
+        assert rematch is not None and rematch.rated is True and rematch.status == "waiting"
 
     with_service(tmp_path, body)
 
