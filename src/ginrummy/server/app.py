@@ -303,7 +303,12 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         guest = await _guest(request, response)
         body = await _json_body(request)
         code, match_id = await _service(request).create_room(
-            guest, body.get("rules"), body.get("turn_seconds", ...), seats=body.get("seats")
+            guest,
+            body.get("rules"),
+            body.get("turn_seconds", ...),
+            seats=body.get("seats"),
+            rated=body.get("rated", False),
+            address=_address(request),
         )
         return {"code": code, "url": f"/r/{code}", "match_id": match_id}
 
@@ -323,7 +328,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         _spend(request)
         guest = await _guest(request, response)
         try:
-            match_id = await _service(request).join_room(guest, code)
+            match_id = await _service(request).join_room(guest, code, _address(request))
         except NotFound:
             limiter.charge(_address(request), 4)  # a wrong code costs five: codes cannot be guessed at speed
             raise

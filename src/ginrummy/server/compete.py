@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 
 from ..service import Forbidden, GameService, GuestRow, NotFound
+from ..service.leaderboards import board_game
 from ..service.live_games import LIVE_SHOWN
 
 __all__ = ["install"]
@@ -162,13 +163,14 @@ def install(
         return await service(request).profile_by_name(name)
 
     @app.get("/api/leaderboards/{board}")
-    async def leaderboard(board: str, request: Request) -> dict[str, Any]:
+    async def leaderboard(board: str, request: Request, game: str | None = None) -> dict[str, Any]:
         if board not in BOARDS:
             raise NotFound(f"no leaderboard {board!r}; there are {', '.join(BOARDS)}")
+        chosen = board_game(board, game)
         svc = service(request)
         # Looking at a board makes no guest: a visitor without a cookie just has no line of its own.
         me = await svc.guest_of_cookie(request.cookies.get("gr_guest"))
-        return await svc.boards.board(board, me)
+        return await svc.boards.board(board, me, chosen)
 
     @app.get("/api/leaderboards")
     async def leaderboards_summary(request: Request) -> dict[str, Any]:

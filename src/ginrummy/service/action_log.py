@@ -56,7 +56,13 @@ class ActionLog:
     """The game of one live match and its version (the number of events stored)."""
 
     def __init__(
-        self, match_id: str, game: Game, version: int, store: Store, played: list[int] | None = None
+        self,
+        match_id: str,
+        game: Game,
+        version: int,
+        store: Store,
+        played: list[int] | None = None,
+        acted: list[int] | None = None,
     ) -> None:
         self.match_id = match_id
         self.game = game
@@ -65,6 +71,9 @@ class ActionLog:
         #: Per seat: the moves its player made themselves (not the server for them: a robot, or a
         #: stand-in when the turn clock ran out). Rated play asks for real moves (service/fairplay.py).
         self.played = played if played is not None else [0] * game.seat_count
+        #: Per seat: every move made for it, by its player or the server (a seat that sat every
+        #: deal out, as three-player Gin's dealer does, has none and was not absent).
+        self.acted = acted if acted is not None else [0] * game.seat_count
         #: Held by whoever changes the match: one writer at a time.
         self.lock = asyncio.Lock()
 
@@ -79,6 +88,7 @@ class ActionLog:
         game = game_of(row)
         events = await store.events(row.id)
         played = [0] * game.seat_count
+        acted = [0] * game.seat_count
         for expected, event in enumerate(events, start=1):
             if event.seq != expected:
                 raise StoreError(f"match {row.id}: event {expected} is missing from the log")
@@ -86,9 +96,14 @@ class ActionLog:
                 game.apply(game_action_from_json(event.action), event.seat)
             except (IllegalActionError, ValueError) as exc:
                 raise StoreError(f"match {row.id}: stored event {event.seq} does not replay: {exc}") from None
+            acted[event.seat] += 1
             if not event.auto:
                 played[event.seat] += 1
-        return cls(row.id, game, len(events), store, played)
+        return cls(row.id, game, len(events), store, played, acted)
+
+    def absent(self) -> list[bool]:
+        """Per seat: True when moves were made for it and none by its player (a stand-in played it all)."""
+        return [acted > 0 and played == 0 for acted, played in zip(self.acted, self.played, strict=True)]
 
     def refusal(self, seat: int, action: GameAction) -> Refusal | None:
         """Why the game refuses `seat`'s action now, as (code, message); None when it is legal."""
@@ -117,6 +132,7 @@ class ActionLog:
             await self.store.append_event(self.match_id, event, fence=fence)
         result = self.game.apply(action, seat)
         self.version = seq
+        self.acted[seat] += 1
         if not auto:
             self.played[seat] += 1
         return result

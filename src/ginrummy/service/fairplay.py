@@ -88,9 +88,15 @@ class FairPlay:
             await self.store.note_address(guest_id, address, self.clock())
 
     async def refuse_same_address(
-        self, guest_id: str, address: str | None, players: Collection[str], since: float
+        self,
+        guest_id: str,
+        address: str | None,
+        players: Collection[str],
+        since: float,
+        *,
+        event: str = "tournament",
     ) -> None:
-        """`SameAddress` when another of `players` entered this rated event from `address` since `since`."""
+        """`SameAddress` when another of `players` entered this rated `event` from `address` since `since`."""
         address = known(address)
         if address is None or self.rated_same_address:
             return
@@ -98,7 +104,7 @@ class FairPlay:
         others.discard(guest_id)
         if others:
             raise SameAddress(
-                "another player of this rated tournament plays from your network address: rated "
+                f"another player of this rated {event} plays from your network address: rated "
                 "play pairs one player per address (ask the site to allow shared networks)"
             )
 

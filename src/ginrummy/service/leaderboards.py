@@ -13,10 +13,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .errors import BadRequest
+from .multi_ratings import RATED_GAMES
 from .ports import BoardLine, BoardPart, Store
 from .ratings import GAME, public_rating
 
-__all__ = ["BOARD_SIZE", "Leaderboards", "ROLLING_DAYS", "SPANS", "bucket_keys", "utc_day", "window"]
+__all__ = [
+    "BOARD_SIZE",
+    "Leaderboards",
+    "ROLLING_DAYS",
+    "SPANS",
+    "board_game",
+    "bucket_keys",
+    "utc_day",
+    "window",
+]
 
 DAY = 86400
 ROLLING_DAYS = 30
@@ -41,6 +52,18 @@ def bucket_keys(day: int) -> tuple[BoardPart, ...]:
     (((1, 20000), (30, 20000), (30, 20001)), 31)
     """
     return tuple((span, day + later) for span in SPANS for later in range(span))
+
+
+def board_game(kind: str, game: str | None) -> str:
+    """The game of a board a page asks for: two-player Gin's three boards, or the rating board of
+    a table game (three-player Gin, team Gin, Rummy: their own ratings, and no points boards)."""
+    if game is None or game == GAME:
+        return GAME
+    if game not in RATED_GAMES:
+        raise BadRequest(f"no boards of {game!r}; the games are {', '.join((GAME, *RATED_GAMES))}")
+    if kind != "rating":
+        raise BadRequest(f"{game} has a rating board only: the points boards count two-player Gin")
+    return game
 
 
 class Leaderboards:

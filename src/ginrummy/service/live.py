@@ -521,7 +521,7 @@ class LiveMatch:
             # The ratings are stored; the end screen shows them once the match is opened again.
             log.exception("match %s: could not read its rating changes", self.id)
             return
-        self.ratings = seat_changes(points, [s.guest_id for s in self.seats])
+        self.ratings = seat_changes(points, [s.guest_id for s in self.seats], self.match.rules.game)
 
     def reschedule(self) -> None:
         """Arrange the next server-made moves, if any are due; cancel stale ones."""

@@ -7,7 +7,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from ..rules import GAMES, PRESETS, Game, Match
@@ -36,6 +36,9 @@ from .identity import (
 from .leaderboards import Leaderboards, bucket_keys, utc_day
 from .live import LiveMatch, SeatInfo
 from .live_games import LIVE_SHOWN, entries, is_public, ordered
+from .multi_ratings import RATED_GAMES, finishing_ranks
+from .multi_ratings import public_rating as table_public_rating
+from .multi_ratings import rating_update as table_rating_update
 from .options import (
     clean_name,
     parse_robot_levels,
@@ -46,7 +49,17 @@ from .options import (
     robot_name,
 )
 from .pairing import PairingPool, PoolKey, Seek
-from .ports import GuestRow, Lease, MatchOutcome, MatchRow, RatingPoint, SeatRow, Store, StoreError
+from .ports import (
+    GuestRow,
+    Lease,
+    MatchOutcome,
+    MatchRow,
+    PlayerLine,
+    RatingPoint,
+    SeatRow,
+    Store,
+    StoreError,
+)
 from .ratings import BOT_POOL, GAME, public_change, public_rating, rating_update, seat_changes
 from .replays import replay_hands
 from .robots import LEVELS
@@ -322,15 +335,37 @@ class GameService:
         return row.id
 
     async def create_room(
-        self, guest: GuestRow, rules: Any, turn_seconds: Any = ..., *, seats: Any = None
+        self,
+        guest: GuestRow,
+        rules: Any,
+        turn_seconds: Any = ...,
+        *,
+        seats: Any = None,
+        rated: Any = False,
+        address: str | None = None,
     ) -> tuple[str, str]:
         """A private room: the creator takes seat 0, friends who open its link take the seats kept
         for friends (`seats`: "friend" or {"robot": LEVEL} for each other seat); returns (code, match id).
 
-        The game is dealt once every seat is taken.
+        The game is dealt once every seat is taken. A `rated` room (three-player Gin, team Gin,
+        Rummy: two-player Gin is rated in the pool and tournaments) seats people only, as rated
+        play does, one per network address (`address`: the creator's).
         """
         parsed = parse_rules(rules, games=GAMES)
         others = parse_room_seats(seats, parsed.players, LEVELS)
+        if not isinstance(rated, bool):
+            raise BadRequest(f"rated must be true or false, got {rated!r}")
+        if rated:
+            if parsed.game not in RATED_GAMES:
+                raise BadRequest(
+                    f"a room of {parsed.game} cannot be rated: rated rooms are for "
+                    f"{', '.join(RATED_GAMES)} (two-player Gin is rated in Play online)"
+                )
+            if parsed.players < 3:
+                raise BadRequest("a rated room of Rummy is for three to six players: two play casual Rummy")
+            if any(level is not None for level in others):
+                raise BadRequest("a rated room seats people only: keep every other seat for a friend")
+            await self.bots.refuse_bot(guest.id, "rated rooms")
         seconds = parse_turn_seconds(
             turn_seconds, self.config.default_turn_seconds, self.config.min_turn_seconds
         )
@@ -344,17 +379,23 @@ class GameService:
                 room_code=code,
                 turn_seconds=seconds,
                 seats=rows,
+                rated=rated,
             )
             try:
                 await self.store.create_match(row)
             except StoreError:
                 continue  # the code was taken: draw another
+            if rated:  # noted from the room's creation on: joiners are checked against it
+                await self.fairplay.entered(guest.id, address)
             await self._load(row, names={guest.id: guest.name})
             return code, row.id
         raise StoreError("could not find a free room code")
 
-    async def join_room(self, guest: GuestRow, code: str) -> str:
-        """Take a free seat of room `code` (or return to one's own seat); `RoomFull` otherwise."""
+    async def join_room(self, guest: GuestRow, code: str, address: str | None = None) -> str:
+        """Take a free seat of room `code` (or return to one's own seat); `RoomFull` otherwise.
+
+        A rated room refuses bot accounts and a second player from a network address (`address`:
+        the joiner's) another of its players entered it from (`SameAddress`)."""
         code = code.strip().upper()
         row = await self.store.get_match_by_code(code) if code else None
         if row is None:
@@ -362,7 +403,7 @@ class GameService:
         try:
             live = await self.get_live(row.id)
         except OwnedElsewhere as exc:  # cluster hook: the owner seats the guest
-            return str(await self._elsewhere(exc, "join_room", guest=guest.id, code=code))
+            return str(await self._elsewhere(exc, "join_room", guest=guest.id, code=code, address=address))
         if live is None:
             raise NotFound(f"no room {code!r}")
         full = RoomFull(
@@ -376,6 +417,13 @@ class GameService:
             free = live.free_seats()
             if not free or live.status != "waiting":
                 raise full
+            if live.rated:
+                await self.bots.refuse_bot(guest.id, "rated rooms")
+                seated = [s.guest_id for s in live.seats if s.guest_id is not None]
+                await self.fairplay.refuse_same_address(
+                    guest.id, address, seated, row.created_at, event="room"
+                )
+                await self.fairplay.entered(guest.id, address)
             if not await self._sit(live, free[0], guest):
                 raise full
         return live.id
@@ -410,6 +458,7 @@ class GameService:
             "host": host.name,
             "rules": live.match.rules.to_json(),
             "turn_seconds": live.turn_seconds,
+            "rated": live.rated,
             "status": live.status,
             "full": not free and not seated,
             "seated": seated,
@@ -458,6 +507,8 @@ class GameService:
                     SeatRow(s.seat) if ask and s.guest_id not in (None, guest.id) else s for s in row.seats
                 ),
                 rematch_of=row.id,
+                # A rated room's rematch is rated too: the same people, already seated apart.
+                rated=row.rated and row.kind == "room",
             )
             rematch_id = await self.store.set_rematch(row.id, fresh)
             if rematch_id == fresh.id:
@@ -717,12 +768,14 @@ class GameService:
         if game.result is not None and status != "over":
             # The final action was stored but the crash came before the match was marked finished.
             now = self.clock()
-            outcome = self.outcome_of(game, row.seats, row.rated, now)
+            outcome = self.outcome_of(game, row.seats, row.rated, now, absent=action_log.absent())
             await self.store.finish_match(row.id, game.result.to_json(), now, outcome)
             status = "over"
         ratings = None
         if status == "over" and row.rated:
-            ratings = seat_changes(await self.store.rating_changes([row.id]), [s.guest_id for s in row.seats])
+            ratings = seat_changes(
+                await self.store.rating_changes([row.id]), [s.guest_id for s in row.seats], game.rules.game
+            )
         live = LiveMatch(
             self,
             kind=row.kind,
@@ -751,7 +804,12 @@ class GameService:
     ) -> MatchOutcome | None:
         """What a finished match adds to statistics, leaderboards and ratings (written with its result)."""
         return self.outcome_of(
-            live.match, live.seat_rows(), live.rated, finished_at, forfeit_winner=forfeit_winner
+            live.match,
+            live.seat_rows(),
+            live.rated,
+            finished_at,
+            forfeit_winner=forfeit_winner,
+            absent=live.log.absent(),
         )
 
     def outcome_of(
@@ -762,12 +820,15 @@ class GameService:
         finished_at: float,
         *,
         forfeit_winner: int | None = None,
+        absent: Sequence[bool] = (),
     ) -> MatchOutcome | None:
-        """Rated matches are between two people: they move both ratings and count on the points boards.
-        A match with a bot account is rated in the bots' own pool and counts on no board. The other
-        games are played for fun: they add nothing (docs/compete.md)."""
+        """Rated two-player Gin is between two people: it moves both ratings and counts on the points
+        boards. A match with a bot account is rated in the bots' own pool and counts on no board. A
+        rated table of three and more moves its game's Weng-Lin ratings (`_table_outcome`); casual
+        ones add nothing (docs/compete.md). `absent`: per seat, whether the server made every one of
+        its moves (`ActionLog.absent`)."""
         if not isinstance(game, Match):
-            return None
+            return self._table_outcome(game, seats, finished_at, absent) if rated else None
         lines = player_lines(game, seats, forfeit_winner=forfeit_winner)
         rated = rated and len(lines) == 2
         pool = BOT_POOL if self.bots.seated(seats) else GAME
@@ -780,6 +841,51 @@ class GameService:
             counts=counts,
             buckets=bucket_keys(day) if counts else (),
             rate=rating_update(pool, lines, finished_at) if rated else None,
+        )
+
+    def _table_outcome(
+        self, game: Game, seats: tuple[SeatRow, ...], finished_at: float, absent: Sequence[bool]
+    ) -> MatchOutcome | None:
+        """A rated table of three and more, finished by its rules: every seat a person (no robot,
+        no bot account), none of whom left every move to the stand-in (else it counts for nobody,
+        as a two-player match aborted before both moved), ranked by the finishing order, partners
+        as one side."""
+        result = game.result
+        people = [s.guest_id for s in seats]
+        if (
+            result is None
+            or game.rules.game not in RATED_GAMES
+            or any(g is None for g in people)
+            or self.bots.seated(seats)
+            or len(absent) != len(seats)
+            or any(absent)
+        ):
+            return None
+        sides = game.sides
+        side_of = {seat: n for n, side in enumerate(sides) for seat in side}
+        winners = sorted({side_of[seat] for seat in result.winners})
+        ranks = finishing_ranks(result.scores, winners)
+        lines = tuple(
+            PlayerLine(
+                guest_id=str(s.guest_id),
+                seat=s.seat,
+                score=1.0 if side_of[s.seat] in winners else 0.5 if not winners else 0.0,
+                points=result.scores[side_of[s.seat]],
+                hands=game.hand_number,
+                gins=0,
+                undercuts=0,
+                knocks=0,
+                knock_deadwood=0,
+            )
+            for s in seats
+        )
+        teams = [[str(seats[seat].guest_id) for seat in side] for side in sides]
+        return MatchOutcome(
+            game=game.rules.game,
+            lines=lines,
+            day=utc_day(finished_at),
+            counts=False,
+            rate=table_rating_update(game.rules.game, teams, ranks, finished_at),
         )
 
     def finished(self, live: LiveMatch, result: dict[str, Any] | None, finished_at: float) -> None:
@@ -878,7 +984,7 @@ class GameService:
                     "winner_side": winner,
                     "seat": seat,
                     # Per seat, what the match did to its rating (None: it moved none).
-                    "ratings": seat_changes(changes.get(row.id, ()), [s.guest_id for s in row.seats]),
+                    "ratings": seat_changes(changes.get(row.id, ()), [s.guest_id for s in row.seats], game),
                     "url": f"/m/{row.id}",
                 }
             )
@@ -1004,6 +1110,9 @@ class GameService:
         # The chart starts from the rating the first match shown started from, when it began.
         first = await self.store.get_match(history[0].match_id) if history else None
         owner = await self.store.get_guest(bot.owner_id) if bot is not None else None
+        now = self.clock()
+        # Each table game's own rating (Weng-Lin), for the games the person has been rated in.
+        tables = {g: (await self.store.get_ratings([guest_id], g)).get(guest_id) for g in RATED_GAMES}
         return {
             "id": guest.id,
             "name": guest.name,
@@ -1018,7 +1127,10 @@ class GameService:
             else None,
             "member_since": account.created_at if account else guest.created_at,
             "game": game,
-            "rating": public_rating(ratings.get(guest_id), self.clock()),
+            "rating": public_rating(ratings.get(guest_id), now),
+            "table_ratings": [
+                {"game": g, **table_public_rating(row, now)} for g, row in tables.items() if row is not None
+            ],
             "history": [
                 {
                     "at": p.at,

@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from . import multi_ratings
 from .glicko2 import LICHESS, SCALE, Glicko, GlickoConfig, rate_game
 from .ports import PlayerLine, RatingPoint, RatingRow, RatingUpdate
 
@@ -85,13 +86,17 @@ def public_change(point: RatingPoint, config: GlickoConfig = LICHESS) -> dict[st
     }
 
 
-def seat_changes(points: Sequence[RatingPoint], guest_ids: Sequence[str | None]) -> list[Any] | None:
-    """Per seat (by who sits there), the change `points` made to its rating: None for a seat no
-    rating moved for, and None for all when the match moved none (casual, aborted, against a robot)."""
+def seat_changes(
+    points: Sequence[RatingPoint], guest_ids: Sequence[str | None], game: str = GAME
+) -> list[Any] | None:
+    """Per seat (by who sits there), the change `points` made to its rating in `game`'s model:
+    None for a seat no rating moved for, and None for all when the match moved none (casual,
+    aborted, against a robot)."""
     by_guest = {point.guest_id: point for point in points}
     if not by_guest:
         return None
-    return [public_change(by_guest[g]) if g is not None and g in by_guest else None for g in guest_ids]
+    change = multi_ratings.public_change if game in multi_ratings.RATED_GAMES else public_change
+    return [change(by_guest[g]) if g is not None and g in by_guest else None for g in guest_ids]
 
 
 def rating_update(

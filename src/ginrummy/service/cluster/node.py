@@ -663,7 +663,7 @@ class ClusterNode:
                 return {"ok": None}
             assert guest is not None
             if op == "join_room":
-                return {"ok": await service.join_room(guest, call["code"])}
+                return {"ok": await service.join_room(guest, call["code"], call.get("address"))}
             if op == "seek":
                 return {"ok": await service.seek(guest, call["body"], call.get("address"))}
             if op == "wait_pool":

@@ -104,20 +104,34 @@ function renderSeats(count, chosen) {
   const before = [...list.querySelectorAll("select")].map((s) => s.value);
   list.replaceChildren(
     ...Array.from({ length: count - 1 }, (_, k) => {
-      const value = before[k] ?? chosen[k] ?? "friend";
+      const value = ratedRoom() ? "friend" : (before[k] ?? chosen[k] ?? "friend");
       return h(
         "label",
         { class: "field seat-choice" },
         h("span", {}, t("home.seat_n", { n: k + 2 })),
         h(
           "select",
-          { id: `seat-${k + 1}`, dataset: { seat: k + 1 } },
+          { id: `seat-${k + 1}`, dataset: { seat: k + 1 }, disabled: ratedRoom() },
           h("option", { value: "friend", selected: value === "friend" }, t("home.seat_friend")),
           LEVELS.map((level) => h("option", { value: level, selected: value === level }, t("home.seat_robot", { level: t(`level.${level}`) }))),
         ),
       );
     }),
   );
+}
+
+/** A rated room (three-player Gin, team Gin, Rummy for three and more) seats people only. */
+function ratedRoom() {
+  const box = document.getElementById("room-rated");
+  return Boolean(box && box.checked && !document.getElementById("room-seats").hidden);
+}
+
+function showRated() {
+  const rated = ratedRoom();
+  for (const select of document.querySelectorAll("#seat-choices select")) {
+    if (rated) select.value = "friend";
+    select.disabled = rated;
+  }
 }
 
 function seatsChoice() {
@@ -138,6 +152,10 @@ function setUpRoom(prefs) {
       h("option", { value: s, selected: s === chosen }, s ? t("home.seconds", { n: s }) : t("home.no_clock")),
     ),
   );
+  const ratedBox = document.getElementById("room-rated");
+  ratedBox.checked = Boolean(prefs.roomRated);
+  ratedBox.addEventListener("change", showRated);
+  showRated();
   const form = document.getElementById("room-form");
   const box = document.getElementById("room-link");
   const urlInput = document.getElementById("room-url");
@@ -147,9 +165,10 @@ function setUpRoom(prefs) {
     button.disabled = true;
     const turnSeconds = Number(seconds.value);
     const seats = choice.seats() > 2 ? seatsChoice() : undefined;
-    savePrefs({ room: choice.saved(), turnSeconds, roomSeats: seats ? seats.map((s) => (s === "friend" ? s : s.robot)) : [] });
+    const rated = ratedRoom();
+    savePrefs({ room: choice.saved(), turnSeconds, roomSeats: seats ? seats.map((s) => (s === "friend" ? s : s.robot)) : [], roomRated: ratedBox.checked });
     try {
-      const room = await api("POST", "/api/rooms", { rules: choice.value(), turn_seconds: turnSeconds, seats });
+      const room = await api("POST", "/api/rooms", { rules: choice.value(), turn_seconds: turnSeconds, seats, rated });
       const link = new URL(room.url || `/r/${room.code}`, location.origin).href;
       // The table shows the link again while it waits for the friend.
       sessionStorage.setItem(`gr-room-${room.match_id}`, link);

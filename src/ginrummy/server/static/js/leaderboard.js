@@ -1,4 +1,5 @@
-// Leaderboards: today's (UTC day, with its countdown), the last 30 days, and the top ratings.
+// Leaderboards: today's (UTC day, with its countdown), the last 30 days, and the top ratings; and the
+// top ratings of each table game (three-player Gin, team Gin, Rummy), which have no points boards.
 import { api, describeError } from "./api.js";
 import { t } from "./i18n.js";
 import { boardTable, countdown, nextUtcMidnight, ratingText } from "./compete.js";
@@ -9,16 +10,18 @@ const holder = document.getElementById("board");
 const about = document.getElementById("board-about");
 const ends = document.getElementById("board-ends");
 let stop = null;
+const TABLE_GAMES = ["gin3", "gin4_teams", "rummy"];
 
 async function show(name) {
   for (const tab of document.querySelectorAll("[data-board]")) tab.setAttribute("aria-pressed", String(tab.dataset.board === name));
   history.replaceState(null, "", `#${name}`);
-  about.textContent = t(`board.about.${name}`);
+  const table = TABLE_GAMES.includes(name);
+  about.textContent = table ? t("board.about.table", { game: t(`game.${name}`) }) : t(`board.about.${name}`);
   holder.replaceChildren(h("p", { class: "hint" }, t("board.loading")));
   if (stop) stop();
   stop = null;
   try {
-    const board = await api("GET", `/api/leaderboards/${name}`);
+    const board = await api("GET", table ? `/api/leaderboards/rating?game=${name}` : `/api/leaderboards/${name}`);
     holder.replaceChildren(boardTable(board));
     ends.hidden = name !== "today";
     if (name === "today") {
@@ -31,7 +34,7 @@ async function show(name) {
 
 for (const tab of document.querySelectorAll("[data-board]")) tab.addEventListener("click", () => show(tab.dataset.board));
 const wanted = location.hash.slice(1);
-show(["today", "rolling", "rating"].includes(wanted) ? wanted : "today");
+show(["today", "rolling", "rating", ...TABLE_GAMES].includes(wanted) ? wanted : "today");
 
 // Bots apart from people's boards: the ones connected now, each a link to its profile to challenge it.
 async function showBots() {

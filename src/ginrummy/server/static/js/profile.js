@@ -149,6 +149,23 @@ function render(p) {
       h("div", { class: "rating-big", id: "profile-rating", title: t("profile.deviation", { n: r.deviation }) }, ratingText(r)),
       h("div", { class: "hint" }, r.provisional ? t("profile.provisional") : t("profile.rated_games", { n: r.games })),
     ),
+    p.table_ratings && p.table_ratings.length
+      ? h(
+          "ul",
+          { class: "table-ratings", id: "table-ratings", "aria-label": t("profile.table_ratings") },
+          p.table_ratings.map((g) =>
+            h(
+              "li",
+              { dataset: { game: g.game }, title: t("profile.deviation", { n: g.deviation }) },
+              h("span", { class: "who" }, t(`game.${g.game}`)),
+              " ",
+              h("strong", {}, ratingText(g)),
+              " ",
+              h("span", { class: "hint" }, t("profile.rated_games", { n: g.games })),
+            ),
+          ),
+        )
+      : null,
     botPanel(p),
     p.playing && p.playing.length
       ? h(

@@ -57,6 +57,7 @@ function seatList(room) {
       ),
     ),
     h("p", { class: "hint", id: "room-free" }, tn("room.free_seats", room.free)),
+    room.rated ? h("p", { class: "hint", id: "room-rated" }, t("room.rated")) : null,
   );
 }
 

@@ -4,6 +4,7 @@
 import { api, describeError } from "../api.js";
 import { cardIndex, pointsOf } from "../cards.js";
 import { formatNumber, t, tn } from "../i18n.js";
+import { ratingChange } from "../compete.js";
 import { cardRow, showdownPanel, verifyBlock } from "../showdown.js";
 import { fatalPanel, openTimed } from "../table/overlays.js";
 import { copyText, h, toast } from "../ui.js";
@@ -218,6 +219,27 @@ export class TableOverlays {
         rematch.disabled = false;
       }
     });
+    // A rated table's end, as two-player Gin's: each seat's new rating ("?" while provisional) and
+    // its change, the winners first.
+    const rated = m.ratings
+      ? h(
+          "div",
+          { class: "end-ratings", id: "end-ratings", role: "group", "aria-label": t("end.ratings") },
+          order.flatMap((side) =>
+            state.sides()[side].map((s) =>
+              m.ratings[s]
+                ? h(
+                    "p",
+                    { class: "end-rating", dataset: { seat: s }, id: s === state.seat ? "end-rating-mine" : null },
+                    h("span", { class: "who" }, state.nameOf(s)),
+                    " ",
+                    ratingChange(m.ratings[s]),
+                  )
+                : null,
+            ),
+          ),
+        )
+      : null;
     this.table.append(
       h(
         "div",
@@ -239,6 +261,7 @@ export class TableOverlays {
               ),
             ),
           ),
+          rated,
           h("p", { id: "end-hands" }, tn("tables.deals_played", r.hands_played)),
           m.rematch_id ? h("p", { class: "rematch-ready", id: "rematch-asked" }, t("tables.rematch_asked")) : null,
           h(
