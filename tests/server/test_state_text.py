@@ -58,7 +58,10 @@ def run(tmp_path: Path, body: Any) -> None:
 def test_state_text_matches_the_fresh_state_through_a_whole_robot_match(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
         guest = await service.new_guest()
-        match_id = await service.create_robot_match(guest, "casual", "classic")
+        # To 200: no single hand scores that much (at most the loser's deadwood and a big Gin's
+        # bonus), so the match has a finished hand before its last; to 100 a random player's hand
+        # full of deadwood could end it in one.
+        match_id = await service.create_robot_match(guest, "casual", {"preset": "classic", "target": 200})
         live = await service.get_live(match_id)
         assert live is not None
         socket = CheckingSocket(0)
