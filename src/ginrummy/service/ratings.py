@@ -12,8 +12,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from . import multi_ratings
 from .glicko2 import LICHESS, SCALE, Glicko, GlickoConfig, rate_game
+from .multi_ratings import RATED_GAMES as TABLE_GAMES
+from .multi_ratings import public_change as table_change
 from .ports import PlayerLine, RatingPoint, RatingRow, RatingUpdate
 
 __all__ = [
@@ -95,7 +96,7 @@ def seat_changes(
     by_guest = {point.guest_id: point for point in points}
     if not by_guest:
         return None
-    change = multi_ratings.public_change if game in multi_ratings.RATED_GAMES else public_change
+    change = table_change if game in TABLE_GAMES else public_change
     return [change(by_guest[g]) if g is not None and g in by_guest else None for g in guest_ids]
 
 
