@@ -174,3 +174,39 @@ def test_waiting_alone_offers_a_robot_and_bad_pools_are_refused(host: str) -> No
         assert status == 200 and data == {"left": False}
 
     run(body)
+
+
+def test_a_rematch_between_strangers_waits_for_both_and_stays_rated(host: str) -> None:
+    async def body() -> None:
+        rng = random.Random(7)
+        fay, gus = await new_guest(host), await new_guest(host)
+        match_id = await paired(fay, gus)
+        tables = [await fay.connect(match_id), await gus.connect(match_id)]
+        for table in tables:
+            await table.until(lambda m: m["type"] == "state")
+        await both_move(tables, rng)
+        await tables[0].send({"type": "resign"})
+        await tables[1].until(lambda m: m["type"] == "state" and m["match"]["status"] == "over")
+        # Fay asks: the stranger is not seated without being asked; their seat is kept for them.
+        status, made = await fay.request("POST", f"/api/matches/{match_id}/rematch")
+        assert status == 200, made
+        rematch_id = made["match_id"]
+        told = await tables[1].until(
+            lambda m: m["type"] == "state" and m["match"]["rematch_id"] == rematch_id
+        )
+        assert told["match"]["status"] == "over"
+        fresh = await fay.connect(rematch_id)
+        waiting = await fresh.until(lambda m: m["type"] == "state")
+        assert waiting["match"]["status"] == "waiting" and waiting["view"] is None
+        assert waiting["match"]["kind"] == "online" and waiting["match"]["rated"] is True
+        invited = [p.get("invited") for p in waiting["match"]["players"]]
+        assert invited.count((await gus.me())["name"]) == 1
+        # Gus accepts: the rematch starts, rated like the match it repeats.
+        status, again = await gus.request("POST", f"/api/matches/{match_id}/rematch")
+        assert status == 200 and again["match_id"] == rematch_id
+        started = await fresh.until(lambda m: m["type"] == "state" and m["match"]["status"] == "playing")
+        assert started["match"]["rated"] is True
+        for table in (*tables, fresh):
+            await table.close()
+
+    run(body)

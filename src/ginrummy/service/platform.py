@@ -495,9 +495,10 @@ class GameService:
             raise BadRequest("a bot accepts each match itself: challenge it again from its profile")
         rematch_id = row.rematch_id
         if rematch_id is None:
-            # Between people the rematch waits until everyone has accepted: the one who asks sits
-            # down, the others' seats are kept for them. A robot always accepts.
-            ask = row.kind == "room"
+            # Between people (friends or strangers paired online) the rematch waits until everyone
+            # has accepted: the one who asks sits down, the others' seats are kept for them. A robot
+            # always accepts.
+            ask = row.kind in ("room", "online")
             fresh = self.new_match_row(
                 kind=row.kind,
                 status="waiting" if ask else "playing",
@@ -507,8 +508,9 @@ class GameService:
                     SeatRow(s.seat) if ask and s.guest_id not in (None, guest.id) else s for s in row.seats
                 ),
                 rematch_of=row.id,
-                # A rated room's rematch is rated too: the same people, already seated apart.
-                rated=row.rated and row.kind == "room",
+                # A rated match's rematch between people is rated too: the same people, already
+                # seated apart (rated pools and rooms never seat two of one address).
+                rated=row.rated and ask,
             )
             rematch_id = await self.store.set_rematch(row.id, fresh)
             if rematch_id == fresh.id:
