@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from pathlib import Path
 
 import pytest
 from server_helpers import Guest, new_guest, run
 
 from ginrummy.service.accounts import LoginLimiter, clean_account_name, name_key
 from ginrummy.service.errors import BadRequest, RateLimited
+from ginrummy.storage import SqlStore
 
 PASSWORD = "correct horse battery staple"
 
@@ -121,23 +124,46 @@ def test_bad_claims_say_what_is_wrong_and_change_nothing(host: str) -> None:
     run(body)
 
 
-def test_failed_sign_ins_are_limited_per_name() -> None:
-    now = [0.0]
-    limiter = LoginLimiter(attempts=5, window=300, clock=lambda: now[0])
-    for _ in range(5):
-        limiter.check("ann")
-        limiter.failed("ann")
-    with pytest.raises(RateLimited) as refused:
-        limiter.check("ann")
-    assert 299 <= refused.value.retry_after <= 300
-    limiter.check("bob")  # other names are not affected
-    now[0] = 301
-    limiter.check("ann")  # the window passed
-    limiter.failed("ann")
-    limiter.succeeded("ann")
-    for _ in range(4):
-        limiter.failed("ann")
-    limiter.check("ann")  # a success cleared the earlier failures
+def test_failed_sign_ins_are_limited_per_name_and_counted_by_every_process(tmp_path: Path) -> None:
+    """Two limiters on two stores of one database stand for two server processes of one site."""
+    now = [1_000_000.0]
+
+    def clock() -> float:
+        return now[0]
+
+    async def body() -> None:
+        url = f"sqlite:///{tmp_path / 'site.sqlite3'}"
+        one, two = SqlStore(url), SqlStore(url)
+        await one.start()
+        await two.start()
+        try:
+            first = LoginLimiter(one, attempts=5, window=300, clock=clock)
+            second = LoginLimiter(two, attempts=5, window=300, clock=clock)
+            ann = [("ann", 5, "for this name")]
+            for limiter in (first, second, first, second, first):
+                await limiter.check(ann)
+                await limiter.failed(["ann"])
+                now[0] += 1
+            for limiter in (first, second):  # five failures, wherever they were made, refuse both
+                with pytest.raises(RateLimited, match="for this name") as refused:
+                    await limiter.check(ann)
+                assert 295 <= refused.value.retry_after <= 296  # until the oldest of the five expires
+            await second.check([("bob", 5, "for this name")])  # other names are not affected
+            # Several keys at once: a key over its own limit refuses, with its own words.
+            with pytest.raises(RateLimited, match="from this device"):
+                await first.check([("bob", 5, "for this name"), ("ann", 5, "from this device")])
+            now[0] += 300
+            await first.check(ann)  # the window passed
+            await first.failed(["ann"])
+            await second.succeeded("ann")
+            for _ in range(4):
+                await second.failed(["ann"])
+            await first.check(ann)  # a success cleared the earlier failures
+        finally:
+            await one.close()
+            await two.close()
+
+    asyncio.run(body())
 
 
 def test_sign_in_is_refused_after_five_failures_even_with_the_right_password(host: str) -> None:

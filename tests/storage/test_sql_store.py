@@ -112,6 +112,23 @@ def test_migrations_create_every_table_and_record_the_head(db_url: str) -> None:
         engine.dispose()
 
 
+def test_the_migrations_build_exactly_the_tables_the_code_describes(db_url: str) -> None:
+    """Alembic's comparison of the migrated database with `storage.schema`: no table, column or
+    index that one has and the other lacks (a migration forgotten, or a schema edit without one)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from ginrummy.storage.schema import metadata
+
+    engine = make_engine(db_url.removesuffix("?full"))
+    try:
+        migrate(engine)
+        with engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), metadata) == []
+    finally:
+        engine.dispose()
+
+
 def test_the_rating_change_migration_gives_each_stored_match_the_rating_it_started_from(db_url: str) -> None:
     engine = make_engine(db_url.removesuffix("?full"))
     try:

@@ -25,7 +25,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from .errors import BadRequest, Conflict, Forbidden, NameTaken, RateLimited, WrongPassword
 from .identity import Device
 from .names import refuse_invisible
-from .ports import AccountRow, GuestRow, Store, StoreError
+from .ports import AccountRow, GuestRow, SignInFailures, Store, StoreError
 
 __all__ = [
     "AccountService",
@@ -85,46 +85,43 @@ class LoginLimiter:
     """At most `attempts` failed sign-ins per key in `window` seconds; a success clears the key.
 
     The keys say where failures come from (`AccountService.sign_in`): a name from one address, a
-    name from every unknown device together (`name_attempts`), a name from one known device.
+    name from every unknown device together (`name_attempts`), a name from one known device. The
+    failures are kept in the site's database (`failures`), so every server process counts them
+    all: behind a load balancer a guesser gets no more tries than from one process.
     """
 
     def __init__(
         self,
+        failures: SignInFailures,
         attempts: int = 5,
         window: float = 300.0,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
         *,
         name_attempts: int = 20,
     ) -> None:
+        self.store = failures
         self.attempts = attempts
         self.name_attempts = name_attempts
         self.window = window
         self.clock = clock
-        self.failures: dict[str, list[float]] = {}
 
-    def _recent(self, key: str) -> list[float]:
+    async def check(self, limits: list[tuple[str, int, str]]) -> None:
+        """Refuse (`RateLimited`) if any `(key, attempts, where)` has `attempts` failures or more in
+        the window; `where` ends the message ("for this name")."""
         now = self.clock()
-        recent = [t for t in self.failures.get(key, ()) if now - t < self.window]
-        if recent:
-            self.failures[key] = recent
-        else:
-            self.failures.pop(key, None)
-        return recent
+        recent = await self.store.sign_in_failures([key for key, _, _ in limits], now - self.window)
+        for key, attempts, where in limits:
+            times = recent.get(key, [])
+            if len(times) >= attempts:
+                wait = max(1.0, self.window - (now - times[-attempts]))
+                raise RateLimited(f"too many failed sign-ins {where}; try again in {wait:.0f} s", wait)
 
-    def check(self, key: str, attempts: int | None = None, *, where: str = "for this name") -> None:
-        recent = self._recent(key)
-        if len(recent) >= (attempts or self.attempts):
-            wait = max(1.0, self.window - (self.clock() - recent[0]))
-            raise RateLimited(f"too many failed sign-ins {where}; try again in {wait:.0f} s", wait)
+    async def failed(self, keys: list[str]) -> None:
+        now = self.clock()
+        await self.store.add_sign_in_failure(keys, now, now - self.window)
 
-    def failed(self, key: str) -> None:
-        if len(self.failures) > 100_000:  # forget names nobody tried lately
-            for stale in [k for k in self.failures if not self._recent(k)]:
-                self.failures.pop(stale, None)
-        self.failures.setdefault(key, []).append(self.clock())
-
-    def succeeded(self, key: str) -> None:
-        self.failures.pop(key, None)
+    async def succeeded(self, key: str) -> None:
+        await self.store.clear_sign_in_failures(key)
 
 
 def address_key(address: str) -> str:
@@ -161,7 +158,7 @@ class AccountService:
         self.store = store
         self.clock = clock
         self.hasher = hasher or PasswordHasher()
-        self.limiter = limiter or LoginLimiter()
+        self.limiter = limiter or LoginLimiter(store, clock=clock)
         self._dummy: str | None = None
 
     async def _hash(self, password: str) -> str:
@@ -213,14 +210,16 @@ class AccountService:
         key = name_key(name.strip())
         account = await self.store.get_account_by_name(key)
         limiter = self.limiter
-        counters: list[str]
+        limits: list[tuple[str, int, str]]
         if device is not None and account is not None and account.guest_id in device.accounts:
-            counters = [f"device {device.id} {key}"]
-            limiter.check(counters[0], where="from this device")
+            limits = [(f"device {device.id} {key}", limiter.attempts, "from this device")]
         else:
-            counters = [f"address {address_key(address)} {key}", f"name {key}"]
-            limiter.check(counters[0])
-            limiter.check(counters[1], limiter.name_attempts)
+            limits = [
+                (f"address {address_key(address)} {key}", limiter.attempts, "for this name"),
+                (f"name {key}", limiter.name_attempts, "for this name"),
+            ]
+        await limiter.check(limits)
+        counters = [counter for counter, _, _ in limits]
         if account is None:
             if self._dummy is None:
                 self._dummy = await self._hash("not a password anyone has")
@@ -229,12 +228,11 @@ class AccountService:
         else:
             ok = await self._verify(account.password_hash, password)
         if not ok or account is None:
-            for counter in counters:
-                limiter.failed(counter)
+            await limiter.failed(counters)
             raise WrongPassword("wrong name or password")
         # The failures of this address or device are forgiven; the name's count from unknown
         # devices is not (the guessers are still out there).
-        limiter.succeeded(counters[0])
+        await limiter.succeeded(counters[0])
         guest = await self.store.get_guest(account.guest_id)
         if guest is None:
             raise StoreError(f"account {account.name!r} has no guest")

@@ -29,6 +29,7 @@ __all__ = [
     "RatingRow",
     "RatingUpdate",
     "SeatRow",
+    "SignInFailures",
     "Store",
     "StoreBusy",
     "StoreError",
@@ -313,7 +314,27 @@ class TournamentPlayer:
     paused: bool = False
 
 
-class Store(Protocol):
+class SignInFailures(Protocol):
+    """Failed sign-ins by key (what a failure counts against), shared by every process of a site.
+
+    Times are the server's wall clock, in seconds.
+    """
+
+    async def sign_in_failures(self, keys: list[str], since: float) -> dict[str, list[float]]:
+        """Each key's failures after `since`, oldest first (an empty list for a key with none)."""
+        ...
+
+    async def add_sign_in_failure(self, keys: list[str], at: float, forget_before: float) -> None:
+        """Count one failure at `at` against each key, and forget every failure at or before
+        `forget_before` (of any key)."""
+        ...
+
+    async def clear_sign_in_failures(self, key: str) -> None:
+        """Forget the failures counted against `key`."""
+        ...
+
+
+class Store(SignInFailures, Protocol):
     """What the service needs from storage. Every write is committed when the awaitable returns."""
 
     async def start(self) -> None: ...

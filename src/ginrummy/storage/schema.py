@@ -22,6 +22,7 @@ __all__ = [
     "score_buckets",
     "sessions",
     "settings",
+    "sign_in_failures",
     "tournament_byes",
     "tournament_players",
     "tournaments",
@@ -306,4 +307,17 @@ fair_play_flags = sa.Table(
     sa.Column("at", sa.Float(precision=53), nullable=False),
     sa.Column("evidence", sa.Text, nullable=False),
     sa.Index("ix_fair_play_flags_at", "at"),
+)
+
+# A failed sign-in, counted under each key it counts against ("address <ip> <name>", "name <name>",
+# "device <id> <name>": service/accounts.LoginLimiter): in the database, so every server process of
+# a site counts the same failures. Rows older than the limiter's window are deleted as new ones come.
+sign_in_failures = sa.Table(
+    "sign_in_failures",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(200), nullable=False),
+    sa.Column("at", sa.Float(precision=53), nullable=False),
+    sa.Index("ix_sign_in_failures_key", "key", "at"),
+    sa.Index("ix_sign_in_failures_at", "at"),
 )

@@ -86,6 +86,7 @@ from .schema import (
     score_buckets,
     sessions,
     settings,
+    sign_in_failures,
     tournament_byes,
     tournament_players,
     tournaments,
@@ -1331,6 +1332,37 @@ class SqlStore:
             ]
 
         return await self._run(job, read=True)
+
+    # -- failed sign-ins --------------------------------------------------------------
+
+    async def sign_in_failures(self, keys: list[str], since: float) -> dict[str, list[float]]:
+        c = sign_in_failures.c
+
+        def job(conn: sa.Connection) -> dict[str, list[float]]:
+            found: dict[str, list[float]] = {key: [] for key in keys}
+            rows = conn.execute(
+                sa.select(c.key, c.at).where(c.key.in_(keys), c.at > since).order_by(c.at, c.id)
+            )
+            for r in rows:
+                found[r.key].append(float(r.at))
+            return found
+
+        return await self._run(job, read=True)
+
+    async def add_sign_in_failure(self, keys: list[str], at: float, forget_before: float) -> None:
+        c = sign_in_failures.c
+
+        def job(conn: sa.Connection) -> None:
+            conn.execute(sa.delete(sign_in_failures).where(c.at <= forget_before))
+            conn.execute(sa.insert(sign_in_failures), [{"key": key, "at": at} for key in keys])
+
+        await self._run(job)
+
+    async def clear_sign_in_failures(self, key: str) -> None:
+        def job(conn: sa.Connection) -> None:
+            conn.execute(sa.delete(sign_in_failures).where(sign_in_failures.c.key == key))
+
+        await self._run(job)
 
 
 _LEASE_COLUMNS = (leases.c.name, leases.c.owner, leases.c.epoch, leases.c.expires_at)
