@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -219,9 +220,19 @@ def postgres_url(_postgres_server_url: str) -> Iterator[str]:
     try:
         yield make_url(_postgres_server_url).set(database=name).render_as_string(hide_password=False)
     finally:
-        # FORCE: a pool the test forgot to dispose must not keep the database alive.
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        # FORCE: a pool the test forgot to dispose must not keep the database alive. It may not end
+        # the server's own autovacuum worker on that database (InsufficientPrivilege): that worker
+        # is done in moments, so try again.
+        drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        for attempt in range(40):
+            try:
+                with psycopg.connect(admin, autocommit=True) as conn:
+                    conn.execute(drop)
+                break
+            except psycopg.errors.InsufficientPrivilege:
+                if attempt == 39:
+                    raise
+                time.sleep(0.25)
 
 
 # ---------------------------------------------------------------- Redis and HAProxy (clusters)

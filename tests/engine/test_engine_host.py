@@ -50,7 +50,7 @@ def _view():  # type: ignore[no-untyped-def]
 
 def test_real_engine_plays_a_whole_match_and_quits() -> None:
     match = new_match(seed=3)
-    with EnginePlayer(REAL_ENGINE, move_time=20, hello_timeout=60) as engine:
+    with EnginePlayer(REAL_ENGINE, move_time=20, hello_timeout=60, grace=60) as engine:
         assert isinstance(engine, Player)
         assert engine.name == "random" and engine.engine_name == "random"
         while not match.is_over:

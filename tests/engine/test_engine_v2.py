@@ -146,7 +146,7 @@ def test_a_version_2_view_sent_as_version_1_is_refused_clearly() -> None:
 
 def test_real_engine_plays_a_whole_rummy_game_in_version_2() -> None:
     rules = Rules.preset("rummy").replace(target=40)
-    with EnginePlayer(REAL_ENGINE, protocols=(2, 1), move_time=30, hello_timeout=60) as engine:
+    with EnginePlayer(REAL_ENGINE, protocols=(2, 1), move_time=30, hello_timeout=60, grace=60) as engine:
         assert engine.protocol == 2
         stats = play_table_game([EngineSeat(engine), "novice", "casual", "novice"], rules, seed=3)
     assert stats.forfeit is None and stats.winners and stats.hands >= 1

@@ -114,6 +114,14 @@ def test_four_guests_play_an_arena_by_link_and_one_claims_an_account(
         assert played_seen >= 2, "no result reached the open tournament page"
         expect(viewer.locator("#t-winner")).to_be_visible(timeout=WAIT)
         shot(viewer, artifacts_dir, "compete-arena-finished.png")
+        # Each heading below the standings stands clear of what is above it (it used to touch the table).
+        gaps = viewer.evaluate(
+            """() => [...document.querySelectorAll("#standings ~ h2, #standings ~ #t-playing > h2")].map((h2) => {
+                const above = h2.previousElementSibling || h2.parentElement.previousElementSibling;
+                return h2.getBoundingClientRect().top - above.getBoundingClientRect().bottom;
+            })"""
+        )
+        assert len(gaps) >= 1 and min(gaps) >= 12, gaps
 
         # The spectator's frames against the truth of the finished match.
         replay = pages[0].request.get(f"/api/matches/{first_match}/replay").json()
