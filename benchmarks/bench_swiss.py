@@ -18,7 +18,7 @@ import time
 
 from ginrummy.service.ports import MatchRow, SeatRow
 from ginrummy.service.swiss import swiss_cells, swiss_pairing
-from ginrummy.service.tournaments import SWISS_MAX_PLAYERS
+from ginrummy.service.tournaments.swiss import SWISS_MAX_PLAYERS
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from test_leaderboards import MIDNIGHT, Clock, people, run
 
 from ginrummy.service import GameService
-from ginrummy.service.tournaments import REMATCH_HOLD, ArenaLive
+from ginrummy.service.tournaments.arena import REMATCH_HOLD, ArenaLive
 
 
 class Page:

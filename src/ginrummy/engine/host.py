@@ -10,15 +10,14 @@ from __future__ import annotations
 import collections
 import contextlib
 import os
-import queue
 import shlex
 import subprocess
-import threading
 import time
 from collections.abc import Sequence
 from types import TracebackType
 
 from ..rules import Action, GameAction, GameView, GinTableView, LayMeld, LayOff, RummyView, View
+from .pipe import EngineProcess, InputClosed, OutputClosed
 from .protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -45,8 +44,6 @@ __all__ = [
     "EnginePlayer",
     "EngineSeat",
 ]
-
-_EOF = None  # what the reader thread queues when the engine's stdout closes
 
 
 class EngineFailure(Exception):
@@ -135,31 +132,13 @@ class EnginePlayer:
         self.engine_name: str | None = None  # what the engine called itself in hello
         self._next_id = 0
         self._sent_ids: set[int] = set()
-        self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=stderr_lines)
         self._closed = False
         try:
-            self._process = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=cwd,
-                env=env,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
-            )
+            self._pipe = EngineProcess(self.argv, on_stderr=self._stderr_tail.append, cwd=cwd, env=env)
         except OSError as exc:
             self._closed = True
             raise EngineCrashed(self.name, f"could not start {self.command!r}: {exc}") from None
-        self._threads = [
-            threading.Thread(target=self._read_stdout, name="engine-stdout", daemon=True),
-            threading.Thread(target=self._read_stderr, name="engine-stderr", daemon=True),
-        ]
-        for thread in self._threads:
-            thread.start()
         try:
             self._handshake()
         except BaseException:
@@ -241,7 +220,7 @@ class EnginePlayer:
     @property
     def returncode(self) -> int | None:
         """The engine's exit status, or None while it runs."""
-        return self._process.poll() if hasattr(self, "_process") else None
+        return self._pipe.poll() if hasattr(self, "_pipe") else None
 
     @property
     def stderr_tail(self) -> list[str]:
@@ -255,7 +234,7 @@ class EnginePlayer:
         with contextlib.suppress(EngineFailure):
             self._send(Quit())
         with contextlib.suppress(subprocess.TimeoutExpired):
-            self._process.wait(timeout=self.grace)
+            self._pipe.wait(self.grace)
         self._kill()
 
     def __enter__(self) -> EnginePlayer:
@@ -270,7 +249,7 @@ class EnginePlayer:
         self.close()
 
     def __repr__(self) -> str:
-        state = "closed" if self._closed else f"pid {self._process.pid}"
+        state = "closed" if self._closed else f"pid {self._pipe.pid}"
         return f"<EnginePlayer {self.name!r} {state}>"
 
     # -- internals -------------------------------------------------------------
@@ -306,12 +285,9 @@ class EnginePlayer:
     def _send(self, message: Message) -> None:
         if self._closed:
             raise EngineCrashed(self.name, "the engine has been closed")
-        stdin = self._process.stdin
-        assert stdin is not None
         try:
-            stdin.write(encode(message))
-            stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
+            self._pipe.write(encode(message))
+        except InputClosed:
             raise EngineCrashed(self.name, self._exit_story("stopped reading its input")) from None
 
     def _receive(
@@ -323,14 +299,13 @@ class EnginePlayer:
             if remaining <= 0:
                 raise timeout_error(self.name, f"sent no {expected} within {limit:g} s")
             try:
-                line = self._lines.get(timeout=remaining)
-            except queue.Empty:
-                raise timeout_error(self.name, f"sent no {expected} within {limit:g} s") from None
-            if line is _EOF:
-                self._lines.put(_EOF)  # later calls see the closed pipe too
+                line = self._pipe.next_line(remaining)
+            except OutputClosed:
                 raise EngineCrashed(
                     self.name, self._exit_story(f"closed its output before sending its {expected}")
-                )
+                ) from None
+            if line is None:
+                raise timeout_error(self.name, f"sent no {expected} within {limit:g} s")
             if not line.strip():
                 continue
             if not line.endswith("\n") and len(line) >= MAX_LINE:
@@ -345,59 +320,22 @@ class EnginePlayer:
     def _exit_story(self, what: str) -> str:
         """`what` plus the exit status and the engine's last stderr lines, when known."""
         try:
-            code = self._process.wait(timeout=0.2)
+            code: int | None = self._pipe.wait(0.2)
         except subprocess.TimeoutExpired:
             code = None
         story = what if code is None else f"{what} (exit status {code})"
         # Give the stderr reader a moment to collect the engine's last words.
-        for thread in self._threads[1:]:
-            thread.join(timeout=0.2)
+        self._pipe.join_stderr(0.2)
         tail = [line for line in self._stderr_tail if line.strip()]
         if tail:
             story += "; its last stderr lines: " + " | ".join(tail[-5:])
         return story
 
-    def _read_stdout(self) -> None:
-        stdout = self._process.stdout
-        assert stdout is not None
-        try:
-            while True:
-                line = stdout.readline(MAX_LINE)
-                if not line:
-                    break
-                self._lines.put(line)
-        except (OSError, ValueError):
-            pass  # the pipe was closed under us by close()
-        finally:
-            self._lines.put(_EOF)
-
-    def _read_stderr(self) -> None:
-        stderr = self._process.stderr
-        assert stderr is not None
-        try:
-            for line in stderr:
-                self._stderr_tail.append(line.rstrip("\n"))
-        except (OSError, ValueError):
-            pass
-
     def _kill(self) -> None:
         if self._closed:
             return
         self._closed = True
-        process = self._process
-        if process.poll() is None:
-            process.kill()
-        process.wait()
-        if process.stdin is not None:
-            with contextlib.suppress(OSError, ValueError):
-                process.stdin.close()
-        for thread, pipe in zip(self._threads, (process.stdout, process.stderr), strict=True):
-            thread.join(timeout=1.0)
-            # A pipe still held open by a grandchild keeps its reader blocked; closing it
-            # under a blocked reader could hang, so it is left to the daemon thread.
-            if pipe is not None and not thread.is_alive():
-                with contextlib.suppress(OSError, ValueError):
-                    pipe.close()
+        self._pipe.end()
 
 
 class EngineSeat:
