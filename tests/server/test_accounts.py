@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from pathlib import Path
 
 import pytest
-from server_helpers import Guest, new_guest, run
+import websockets
+from server_helpers import Guest, Table, live_server, new_guest, run, test_settings
 
+from ginrummy.server.sessions import CLOSE_SIGNED_OUT
 from ginrummy.service.accounts import LoginLimiter, clean_account_name, name_key
 from ginrummy.service.errors import BadRequest, RateLimited
 from ginrummy.storage import SqlStore
@@ -213,3 +216,75 @@ def test_a_cookie_signs_its_session_epoch_and_a_changed_epoch_is_a_forgery() -> 
     _, _, signed = session.split(".")
     assert verify_guest(f"{guest}.{new_session_token()}.{signed}", secret) is None
     assert verify_guest(f"{guest}.{signed}", secret) is None
+
+
+async def _closed_for_sign_out(table: Table, timeout: float = 20.0) -> int:
+    """Wait until the server ends `table`'s socket; the close code, after its `signed_out` error."""
+    with contextlib.suppress(websockets.ConnectionClosed):
+        await table.until(lambda m: m["type"] == "error" and m["code"] == "signed_out", timeout)
+        await asyncio.wait_for(table.ws.wait_closed(), timeout)
+    assert [e["code"] for e in table.errors][-1:] == ["signed_out"], table.errors
+    code: int = table.ws.close_code
+    return code
+
+
+def test_signing_out_closes_the_tables_that_cookie_opened_and_only_those(host: str) -> None:
+    async def body() -> None:
+        laptop = await new_guest(host)
+        status, _ = await laptop.request("POST", "/api/account", {"name": "Closes_1", "password": PASSWORD})
+        assert status == 200
+        phone, tablet = Guest(host), Guest(host)
+        for device in (phone, tablet):
+            status, _ = await device.request("POST", "/api/login", {"name": "closes_1", "password": PASSWORD})
+            assert status == 200
+        match_id = await laptop.robot_match()
+        on_laptop, on_phone = await laptop.connect(match_id), await phone.connect(match_id)
+        await on_laptop.my_turn()
+        await on_phone.my_turn()
+
+        # The laptop signs out: its table closes at once, for good; the phone's stays and plays.
+        status, _ = await laptop.request("POST", "/api/logout")
+        assert status == 200
+        assert await _closed_for_sign_out(on_laptop, 5.0) == CLOSE_SIGNED_OUT
+        state = await on_phone.my_turn()
+        await on_phone.act(state["view"]["legal"][0], version=state["version"])
+        assert (await on_phone.state_at_least(state["version"] + 1))["version"] > state["version"]
+        assert on_phone.errors == []
+
+        # The tablet signs out everywhere: the phone's table closes too, and cannot open again.
+        status, _ = await tablet.request("POST", "/api/logout/everywhere")
+        assert status == 200
+        assert await _closed_for_sign_out(on_phone, 5.0) == CLOSE_SIGNED_OUT
+        again = await phone.connect(match_id)
+        refused = await again.error()
+        assert refused["code"] == "no_guest"
+
+    run(body)
+
+
+def test_a_sign_out_on_another_server_process_closes_this_ones_tables_at_its_next_check(
+    tmp_path: Path,
+) -> None:
+    """Two server processes of one site (one database): the sign-out reaches the other's sockets."""
+    settings = test_settings(tmp_path, session_recheck=0.3)
+    with live_server(settings) as first, live_server(settings) as second:
+
+        async def body() -> None:
+            owner = await new_guest(first)
+            status, _ = await owner.request(
+                "POST", "/api/account", {"name": "Closes_2", "password": PASSWORD}
+            )
+            assert status == 200
+            match_id = await owner.robot_match()
+            table = await owner.connect(match_id)
+            await table.my_turn()
+            elsewhere = Guest(second)
+            status, _ = await elsewhere.request(
+                "POST", "/api/login", {"name": "closes_2", "password": PASSWORD}
+            )
+            assert status == 200
+            status, _ = await elsewhere.request("POST", "/api/logout/everywhere")
+            assert status == 200
+            assert await _closed_for_sign_out(table) == CLOSE_SIGNED_OUT
+
+        run(body)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 import mimetypes
@@ -38,6 +40,7 @@ from .jsonin import JsonInputError
 from .jsonin import loads as json_loads
 from .limits import AddressLimiter, SocketGuard
 from .pages import page_html
+from .sessions import SeatSockets
 from .settings import Settings
 from .watch import tournament_socket, watch_socket
 from .ws import match_socket
@@ -135,6 +138,9 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         app.state.hand_over = node.hand_over if node is not None else None
         app.state.cluster = node
         app.state.service = service
+        seat_sockets = SeatSockets(service.guest_of_cookie, settings.session_recheck)
+        app.state.seat_sockets = seat_sockets
+        rechecks = asyncio.get_running_loop().create_task(seat_sockets.run())
         if settings.tune_gc:
             # Everything loaded so far (modules, rebuilt matches) lives as long as the server: keep
             # it out of the collector's passes. Cyclic garbage dies young and the young generations
@@ -146,6 +152,9 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         try:
             yield
         finally:
+            rechecks.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await rechecks
             await service.close()
 
     app = FastAPI(title="ginrummy", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)

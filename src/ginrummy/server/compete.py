@@ -72,7 +72,11 @@ def install(
     async def logout(request: Request, response: Response) -> dict[str, Any]:
         """This device signs out: its session ends on the server, so the cookie, even if kept or
         copied, signs nobody in. The next page gets a fresh guest."""
-        await service(request).sign_out(request.cookies.get("gr_guest"))
+        svc, cookie = service(request), request.cookies.get("gr_guest")
+        who = await svc.guest_of_cookie(cookie)
+        await svc.sign_out(cookie)
+        if who is not None:  # its tables' sockets on this process close now, elsewhere soon
+            await request.app.state.seat_sockets.sweep(who)
         clear_cookie(response)
         return {"ok": True}
 
@@ -84,6 +88,7 @@ def install(
         if me is None:
             raise Forbidden("you are not signed in")
         await service(request).sign_out_everywhere(me)
+        await request.app.state.seat_sockets.sweep(me.id)
         clear_cookie(response)
         return {"ok": True}
 

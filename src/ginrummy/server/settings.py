@@ -15,6 +15,9 @@ Environment variables (all optional):
   0 = no clock). A room may choose its own; matches against robots have none.
 - ``GINRUMMY_GRACE_SECONDS``: how long a disconnected person keeps the seat before a robot
   (``casual``) plays its moves until it comes back (default 30).
+- ``GINRUMMY_SESSION_RECHECK``: seconds between two checks that the cookies of a process's open
+  table sockets still sign their players in (default 30): a sign-out on another process of a
+  cluster closes its sockets here within this time (on the same process, at once).
 - ``GINRUMMY_RATE_LIMIT``: WebSocket messages per second and burst per guest, all of its sockets
   together, ``RATE/BURST`` (default ``20/40``).
 - ``GINRUMMY_SOCKETS``: most match sockets open at once per guest and per client address,
@@ -191,6 +194,7 @@ class Settings:
     robot_time_budget: float | None = None
     turn_seconds: int | None = 60
     grace_seconds: float = 30.0
+    session_recheck: float = 30.0
     swiss_round_gap: float = 10.0
     daily_arena_hours: tuple[int, ...] = DAILY_ARENA_HOURS
     daily_swiss_hours: tuple[int, ...] = DAILY_SWISS_HOURS
@@ -303,6 +307,7 @@ class Settings:
             robot_time_budget=_float(env, "GINRUMMY_ROBOT_BUDGET", 0.0) if budget else None,
             turn_seconds=int(turn) or None,
             grace_seconds=_float(env, "GINRUMMY_GRACE_SECONDS", 30.0),
+            session_recheck=_float(env, "GINRUMMY_SESSION_RECHECK", 30.0, minimum=0.1),
             swiss_round_gap=_float(env, "GINRUMMY_SWISS_ROUND_GAP", 10.0),
             daily_arena_hours=_hours(env, "GINRUMMY_DAILY_ARENA_HOURS", DAILY_ARENA_HOURS),
             daily_swiss_hours=_hours(env, "GINRUMMY_DAILY_SWISS_HOURS", DAILY_SWISS_HOURS),

@@ -17,6 +17,7 @@ from .guards import origin_allowed
 from .jsonin import JsonInputError
 from .jsonin import loads as json_loads
 from .limits import SocketGuard, TokenBucket
+from .sessions import SeatSockets
 
 __all__ = ["SocketConnection", "TokenBucket", "handle_message", "match_socket", "refuse"]
 
@@ -128,8 +129,9 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
             websocket, "forbidden", "this page may not open a table of another site", CLOSE_FORBIDDEN
         )
         return
+    cookie = websocket.cookies.get(COOKIE)
     try:
-        guest_id = await service.guest_of_cookie(websocket.cookies.get(COOKIE))
+        guest_id = await service.guest_of_cookie(cookie)
         live = await service.open_table(match_id)
     except StoreBusy:
         await refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
@@ -158,6 +160,9 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         return
     conn = SocketConnection(websocket)
     live.connect(seat, conn)
+    # Signing out closes it (server/sessions.py); the cookie let `guest_id` in, so it is a string.
+    seat_sockets: SeatSockets = websocket.app.state.seat_sockets
+    seat_sockets.add(conn, cookie or "", guest_id)
     bucket = guard.bucket(guest_id)  # shared by all the guest's sockets
     limit = settings.max_message
     last_rate_error = 0.0
@@ -210,6 +215,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     except Exception:
         log.exception("match %s: socket of seat %d failed", match_id, seat)
     finally:
+        seat_sockets.remove(conn)
         guard.close(guest_id, address)
         live.disconnect(seat, conn)
         await conn.close()
