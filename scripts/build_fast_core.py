@@ -53,8 +53,11 @@ def clean() -> list[Path]:
 
 def build() -> Path:
     """Compile masks.py under its second name; the path of the extension."""
-    from mypyc.build import mypycify  # the dev extra's mypy; imported here so --clean needs none
-    from setuptools import setup
+    try:  # the dev extra's mypy and setuptools; imported here so that --clean needs neither
+        from mypyc.build import mypycify
+        from setuptools import setup
+    except ImportError as error:
+        raise SystemExit(f"build_fast_core: {error.name} is needed: pip install -e '.[dev]'") from None
 
     clean()
     stamp = built_from(SOURCE)

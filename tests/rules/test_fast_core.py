@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -194,7 +195,8 @@ def test_a_stale_build_is_not_run_and_says_why(
 ) -> None:
     directory, record = sources_copy(tmp_path)
     (directory / "masks.py").write_text((RULES_DIR / "masks.py").read_text() + "\n# edited\n")
-    stale = SimpleNamespace(_BUILT_FROM=record, least_deadwood=lambda mask: -1)
+    built = str(directory / f"_masks_compiled{EXTENSION_SUFFIXES[0]}")
+    stale = SimpleNamespace(_BUILT_FROM=record, __file__=built, least_deadwood=lambda mask: -1)
     monkeypatch.setattr(fast_core, "import_module", lambda name: stale)
     module, problem = fast_core.compiled_build(directory)
     assert module is None and problem is not None and "masks.py changed" in problem
@@ -206,6 +208,10 @@ def test_a_stale_build_is_not_run_and_says_why(
         (name, hashlib.sha256((directory / name).read_bytes()).hexdigest()) for name, _ in record
     )
     stale._BUILT_FROM = current_record
+    stale.__file__ = str(directory / "_masks_compiled.py")  # a copy of the source, not a build
+    module, problem = fast_core.compiled_build(directory)
+    assert module is None and problem is not None and "is not a compiled extension" in problem
+    stale.__file__ = built
     assert fast_core.compiled_build(directory) == (stale, None)
     assert fast_core.choose({}, directory) is stale
     assert fast_core.choose({"GINRUMMY_PURE_PYTHON": "1"}, directory) is masks

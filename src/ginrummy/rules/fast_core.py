@@ -25,6 +25,7 @@ import logging
 import os
 from collections.abc import Mapping
 from importlib import import_module
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Final
@@ -98,6 +99,10 @@ def compiled_build(directory: Path = SOURCES) -> tuple[ModuleType | None, str | 
         return None, None
     except ImportError as error:
         return None, f"the compiled build does not load: {error}"
+    path = getattr(module, "__file__", None) or ""
+    if not path.endswith(tuple(EXTENSION_SUFFIXES)):
+        # The build's temporary copy of the source (while building, or left by a failed build).
+        return None, f"{path} is not a compiled extension (python scripts/build_fast_core.py --clean)"
     reason = stale_reason(getattr(module, "_BUILT_FROM", None), directory)
     if reason is not None:
         return None, f"the compiled build is stale: {reason}"
