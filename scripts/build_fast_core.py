@@ -42,7 +42,13 @@ def built_from(source: Path) -> list[tuple[str, str]]:
 
 def clean() -> list[Path]:
     """Remove the extension and the build directory; the paths removed."""
-    removed = [path for path in PACKAGE.glob(f"{COMPILED}.*") if path.suffix in (".so", ".pyd", ".py")]
+    # The module, its runtime library (`_masks_compiled__mypyc...`), and the source copy a
+    # build that failed may have left.
+    removed = [
+        path
+        for path in PACKAGE.glob(f"{COMPILED}*")
+        if path.suffix in (".so", ".pyd") or path.name == f"{COMPILED}.py"
+    ]
     for path in removed:
         path.unlink()
     if BUILD_DIR.exists():
