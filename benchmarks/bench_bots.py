@@ -1,10 +1,13 @@
 """Computer players' speed: whole baseline-vs-baseline matches per second, and decision times per level.
 
 Run: python benchmarks/bench_bots.py [--seconds 10] [--levels novice casual skilled advanced expert]
+                                    [--build both|python|compiled]
 
-Prints (one core, no worker processes):
+Prints (one core, no worker processes), once per build of the card masks (benchmarks/builds.py:
+the Python source, then the fast core of scripts/build_fast_core.py):
 - matches per second of `baseline` against `baseline` (classic rules, to 100), with the
-  split of the time between building views, the players' decisions and applying actions;
+  split of the time between building views, the players' decisions and applying actions,
+  against the EAAI Java framework's 447 matches per second (issue 27's target);
 - for each level, its decision time p50 / p95 / max in milliseconds, measured over
   whole matches against `baseline`.
 """
@@ -12,11 +15,19 @@ Prints (one core, no worker processes):
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from pathlib import Path
 
 from ginrummy.arena import percentile, play_match
 from ginrummy.bots import available_players, make_player
 from ginrummy.rules import new_match
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from builds import add_build_options, child_argv, run_both, write_result, wrong_build  # noqa: E402
+
+#: Whole baseline-vs-baseline matches per second of the EAAI challenge's Java framework.
+JAVA_RATE = 447.0
 
 
 def baseline_throughput(seconds: float, seed: int = 0) -> dict[str, float]:
@@ -86,7 +97,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="time per measurement")
     parser.add_argument("--levels", nargs="*", default=None, help="levels to time (default: all installed)")
+    add_build_options(parser)
     args = parser.parse_args(argv)
+    if args.build == "both":
+        results = run_both(__file__, child_argv(argv))
+        print(f"=== both builds: baseline vs baseline (target >= {JAVA_RATE:g} matches/s, EAAI's Java) ===")
+        for build, figures in results.items():
+            rate = figures["arena_matches_per_cpu_second"]
+            print(
+                f"{build:>8} build: {rate:.1f} matches per CPU second, {rate / JAVA_RATE:.2f}x Java's "
+                f"({'meets' if rate >= JAVA_RATE else 'misses'} the target)"
+            )
+        return 0
+    problem = wrong_build(args.build)
+    if problem is not None:
+        print(f"skipped the {args.build} build: {problem}")
+        return 0
     installed = available_players()
     levels = (
         args.levels
@@ -98,9 +124,11 @@ def main(argv: list[str] | None = None) -> int:
         ]
     )
     t = baseline_throughput(args.seconds)
+    write_result(args.result_file, t)
     print(
         f"baseline vs baseline: {t['arena_matches_per_cpu_second']:.1f} matches per CPU second, "
-        f"{t['arena_matches_per_second']:.1f} per wall second (play_match, one core)"
+        f"{t['arena_matches_per_second']:.1f} per wall second (play_match, one core; "
+        f"EAAI's Java framework: {JAVA_RATE:g})"
     )
     print(
         f"  time split over {t['matches']} profiled matches: views {t['view_share']:.0%}, decisions {t['act_share']:.0%}, "

@@ -3,9 +3,12 @@
 Ours: `Hand(rules, seed, dealer)` driven by `legal_actions()` / `apply()` (every
 action checked). OpenSpiel: `pyspiel.load_game("gin_rummy")` driven through its
 Python API, chance nodes sampled from `chance_outcomes()`, players by a random
-choice among `legal_actions()`. Same run; issue 2 target: ours >= 3x their rate.
+choice among `legal_actions()`. Same run; issue 27 target: ours >= 10x their rate. It runs
+once per build of the card masks (benchmarks/builds.py): the Python source, then the fast
+core (scripts/build_fast_core.py), each against OpenSpiel measured beside it.
 
     python benchmarks/bench_random_hands.py [--seconds N] [--rounds R] [--seed S]
+                                            [--build both|python|compiled]
 """
 
 from __future__ import annotations
@@ -16,9 +19,15 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ginrummy.rules import Hand, Rules
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from builds import add_build_options, child_argv, run_both, write_result, wrong_build  # noqa: E402
+
+TARGET = 10.0
 
 
 def _load_pyspiel() -> Any:
@@ -93,11 +102,25 @@ def main(argv: list[str] | None = None) -> int:
         "--rounds", type=int, default=3, help="rounds; the median ratio is reported (default 3)"
     )
     parser.add_argument("--seed", type=int, default=2024)
+    add_build_options(parser)
     args = parser.parse_args(argv)
 
     pyspiel = _load_pyspiel()
     if pyspiel is None:
         print("skipped: pyspiel is not installed (pip install -e '.[bench]' to compare with OpenSpiel)")
+        return 0
+    if args.build == "both":
+        results = run_both(__file__, child_argv(argv))
+        print(f"=== both builds: median ratio ours/OpenSpiel (target >= {TARGET:g}x) ===")
+        for build, figures in results.items():
+            print(
+                f"{build:>8} build: {figures['ours']:.0f} hands/s, OpenSpiel {figures['theirs']:.0f} hands/s, "
+                f"ratio {figures['ratio']:.2f}x ({'meets' if figures['ratio'] >= TARGET else 'misses'} the target)"
+            )
+        return 0
+    problem = wrong_build(args.build)
+    if problem is not None:
+        print(f"skipped the {args.build} build: {problem}")
         return 0
     game = pyspiel.load_game("gin_rummy")
     if not check_uniform_chance(game, random.Random(args.seed)):
@@ -110,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         play_ours(rules, rng)
 
     ratios = []
+    ours_rates: list[float] = []
+    theirs_rates: list[float] = []
     print(f"{'round':>5}  {'ours hands/s':>12}  {'OpenSpiel hands/s':>17}  {'ours/theirs':>11}")
     for number in range(1, args.rounds + 1):
         seed = args.seed + number
@@ -121,10 +146,16 @@ def main(argv: list[str] | None = None) -> int:
             theirs = hands_per_second(play_theirs, seed, args.seconds)
             mine = hands_per_second(ours, seed, args.seconds)
         ratios.append(mine / theirs)
+        ours_rates.append(mine)
+        theirs_rates.append(theirs)
         print(f"{number:>5}  {mine:>12.0f}  {theirs:>17.0f}  {mine / theirs:>11.2f}")
     median = statistics.median(ratios)
-    verdict = "meets" if median >= 3.0 else "misses"
-    print(f"median ratio ours/OpenSpiel = {median:.2f}x ({verdict} the target >= 3x)")
+    verdict = "meets" if median >= TARGET else "misses"
+    print(f"median ratio ours/OpenSpiel = {median:.2f}x ({verdict} the target >= {TARGET:g}x)")
+    write_result(
+        args.result_file,
+        {"ratio": median, "ours": statistics.median(ours_rates), "theirs": statistics.median(theirs_rates)},
+    )
     return 0
 
 

@@ -9,6 +9,7 @@ from types import ModuleType
 import pytest
 
 from ginrummy import Card
+from ginrummy.rules import fast_core
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
@@ -35,7 +36,9 @@ def test_openspiel_card_mapping() -> None:
 def test_deadwood_benchmark_agrees_with_openspiel(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("pyspiel")
     bench = _load("bench_deadwood")
-    assert bench.main(["--seconds", "0.01", "--rounds", "1", "--hands", "300"]) == 0
+    assert (
+        bench.main(["--seconds", "0.01", "--rounds", "1", "--hands", "300", "--build", fast_core.BUILD]) == 0
+    )
     out = capsys.readouterr().out
     assert "both give the same deadwood on all 300 hands" in out
     assert "median ratio ours/OpenSpiel" in out
@@ -44,14 +47,43 @@ def test_deadwood_benchmark_agrees_with_openspiel(capsys: pytest.CaptureFixture[
 def test_random_hands_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("pyspiel")
     bench = _load("bench_random_hands")
-    assert bench.main(["--seconds", "0.01", "--rounds", "1"]) == 0
+    assert bench.main(["--seconds", "0.01", "--rounds", "1", "--build", fast_core.BUILD]) == 0
     assert "median ratio ours/OpenSpiel" in capsys.readouterr().out
+
+
+def test_a_benchmark_runs_each_build_in_its_own_process(capfd: pytest.CaptureFixture[str]) -> None:
+    bench = _load("bench_bots")
+    assert bench.main(["--seconds", "0.05", "--levels"]) == 0
+    out = capfd.readouterr().out
+    assert out.index("=== python build ===") < out.index("=== compiled build ===")
+    summary = out[out.index("=== both builds") :]
+    assert "python build: " in summary
+    built = fast_core.compiled_build()[0] is not None
+    assert ("compiled build: " in summary) == built
+    if not built:
+        assert "skipped the compiled build: no compiled build" in out
+
+
+def test_a_child_measures_only_the_build_it_was_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    builds = _load("builds")
+    assert builds.child_argv(["--seconds", "1", "--build", "both", "--levels", "--build=python"]) == [
+        "--seconds",
+        "1",
+        "--levels",
+    ]
+    other = "python" if fast_core.BUILD == "compiled" else "compiled"
+    assert builds.wrong_build(fast_core.BUILD) is None
+    assert builds.wrong_build(other) is not None
+    assert _load("bench_bots").main(["--seconds", "0.01", "--levels", "--build", other]) == 0
+    assert f"skipped the {other} build" in capsys.readouterr().out
 
 
 def test_mask_benchmark_times_every_function(capsys: pytest.CaptureFixture[str]) -> None:
     bench = _load("bench_masks")
     assert bench.main(["--seconds", "0.001", "--rounds", "1"]) == 0
     out = capsys.readouterr().out
+    # Both builds side by side when the fast core is built, the Python source alone when not.
+    assert ("speed-up" in out) == (fast_core.compiled_build()[0] is not None)
     for name in (
         "least_deadwood",
         "best_discards",

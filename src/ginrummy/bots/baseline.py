@@ -13,7 +13,7 @@ import random
 
 from ..rules import Action, BigGin, View
 from ..rules.actions import DISCARDS, DRAW_DISCARD, DRAW_STOCK, KNOCKS, PASS
-from ..rules.masks import forms_meld
+from ..rules.fast_core import forms_meld
 from .base import register_player
 
 __all__ = ["BaselinePlayer"]

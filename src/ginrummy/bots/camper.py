@@ -23,7 +23,7 @@ from typing import Final
 from ..rules import Action, BigGin, Discard, Knock, View
 from ..rules.actions import DRAW_DISCARD, DRAW_STOCK, PASS
 from ..rules.cards import CARDS
-from ..rules.masks import RANK_MASKS, best_melds, bits, forms_meld, least_deadwood
+from ..rules.fast_core import RANK_MASKS, best_melds, bits, forms_meld, least_deadwood
 from .base import register_player
 from .knowledge import card_probs, meld_danger, track
 

@@ -27,7 +27,7 @@ from typing import Final
 
 from ..rules import View
 from ..rules.cards import CARD_POINTS
-from ..rules.masks import (
+from ..rules.fast_core import (
     FULL_DECK,
     RANK_MASKS,
     RANK_OF,

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from ..rules import Action, BigGin, Discard, Knock, View
 from ..rules.actions import DRAW_DISCARD, DRAW_STOCK, PASS
 from ..rules.cards import CARD_POINTS, CARDS
-from ..rules.masks import (
+from ..rules.fast_core import (
     FULL_DECK,
     RANK_MASKS,
     RANK_OF,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..rules import Action, BigGin, CardSet, Discard, Draw, Knock, Pass, View
 from ..rules.cards import CARD_POINTS, CARDS
-from ..rules.masks import (
+from ..rules.fast_core import (
     RANK_MASKS,
     RANK_OF,
     SUIT_BITS,

@@ -3,7 +3,9 @@ Gin for three players and for two teams, and classic Rummy for two to six (docs/
 all behind one `Game` interface (`new_game`).
 
 Pure and standard-library only: no I/O and no global randomness. `masks` is the same rules
-on 52-bit card masks, the API computer players call thousands of times per decision.
+on 52-bit card masks, the API computer players call thousands of times per decision;
+`fast_core` gives the same functions from its mypyc build when one is built
+(scripts/build_fast_core.py), and from `masks` otherwise.
 """
 
 from . import masks

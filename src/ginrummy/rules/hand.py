@@ -24,7 +24,7 @@ from .actions import (
     Pass,
 )
 from .cards import CARDS, Card, CardSet, parse_card
-from .masks import deadwood_after_discards, least_deadwood
+from .fast_core import deadwood_after_discards, least_deadwood
 from .showdown import Showdown, score_showdown
 from .variants import Rules
 

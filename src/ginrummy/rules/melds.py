@@ -10,8 +10,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from .cards import CardLike, CardSet, as_mask
-from .masks import SUIT_BITS, all_best_melds, best_melds, least_deadwood, points
-from .masks import knock_options as mask_knock_options
+from .fast_core import SUIT_BITS, all_best_melds, best_melds, least_deadwood, points
+from .fast_core import knock_options as mask_knock_options
 
 __all__ = [
     "Meld",

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .cards import CARDS, Card, CardLike, CardSet, as_mask
-from .masks import all_best_melds as mask_all_best_melds
-from .masks import best_layoffs as mask_best_layoffs
-from .masks import least_deadwood as mask_least_deadwood
-from .masks import points as mask_points
+from .fast_core import all_best_melds as mask_all_best_melds
+from .fast_core import best_layoffs as mask_best_layoffs
+from .fast_core import least_deadwood as mask_least_deadwood
+from .fast_core import points as mask_points
 from .melds import Arrangement, best_arrangement
 from .variants import Rules
 

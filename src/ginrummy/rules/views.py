@@ -8,8 +8,8 @@ from typing import Any, TypeVar
 
 from .actions import Action, ActionError, action_from_json
 from .cards import CARDS, Card, CardError, CardSet, parse_card, parse_cards
+from .fast_core import deadwood_after_discards
 from .hand import Hand, Phase, PublicStep
-from .masks import deadwood_after_discards
 from .showdown import Layoff
 from .variants import Rules, RulesError
 

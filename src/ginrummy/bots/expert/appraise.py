@@ -29,7 +29,7 @@ from typing import Final, Literal
 
 from ...rules import Action, BigGin, Discard, Draw, Knock, Pass, View
 from ...rules.cards import CARDS
-from ...rules.masks import bits, least_deadwood, showdown_points
+from ...rules.fast_core import bits, least_deadwood, showdown_points
 from ..reasons import Reason
 from .infer import evolved_hands
 from .player import FULL_SEARCH, ExpertPlayer, Turn

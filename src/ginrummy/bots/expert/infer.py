@@ -14,7 +14,7 @@ import random
 import time
 from typing import Final
 
-from ...rules.masks import bits, forms_meld, least_deadwood
+from ...rules.fast_core import bits, forms_meld, least_deadwood
 from ..knowledge import DISCARDED, PASSED, STOCK, TOOK, Knowledge
 
 __all__ = ["evolved_hands"]

@@ -38,7 +38,7 @@ from typing import Final
 
 from ...rules import Action, BigGin, Discard, Draw, Knock, Pass, View
 from ...rules.cards import CARD_POINTS, CARDS
-from ...rules.masks import bits, knock_options, least_deadwood, showdown_points
+from ...rules.fast_core import bits, knock_options, least_deadwood, showdown_points
 from ..knowledge import Knowledge, card_probs, card_weights, expected_after_draw, meld_danger, track
 from ..reasons import Reason
 from .infer import evolved_hands

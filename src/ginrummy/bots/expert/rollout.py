@@ -16,7 +16,7 @@ from typing import Final
 
 from ...rules import Rules
 from ...rules.cards import CARD_POINTS
-from ...rules.masks import best_discards, bits, forms_meld, least_deadwood, meld_partners, showdown_points
+from ...rules.fast_core import best_discards, bits, forms_meld, least_deadwood, meld_partners, showdown_points
 
 __all__ = ["KnockRule", "first_chance", "rollout"]
 
