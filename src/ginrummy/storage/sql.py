@@ -288,7 +288,10 @@ class _Lane:
     """One worker thread with its own connection, running its queue's jobs in batches."""
 
     name: str
-    queue: queue.SimpleQueue[_Job | None] = field(default_factory=queue.SimpleQueue)
+    queue: queue.SimpleQueue[list[_Job] | None] = field(default_factory=queue.SimpleQueue)
+    #: Jobs asked for in this turn of the event loop, handed to the thread together at its end:
+    #: one wake-up of the thread for all of them.
+    pending: list[_Job] = field(default_factory=list)
     thread: threading.Thread | None = None
     conn: sa.Connection | None = None
     busy_ms: int = -1  # SQLite: the busy timeout last set on `conn` (-1: not yet)
@@ -347,6 +350,7 @@ class SqlStore:
         """Finish the queued jobs, stop the workers and close the connections."""
         self._started = False
         for lane in (self._writer, self._reader, self._leaser):
+            self._hand_over(lane)  # what was asked for before the close is done first
             if lane.thread is not None:
                 lane.queue.put(None)
                 await asyncio.to_thread(lane.thread.join)
@@ -386,18 +390,31 @@ class SqlStore:
                 lane.thread.start()
         else:
             lane = self._writer
-        lane.queue.put(job)
+        lane.pending.append(job)
+        if len(lane.pending) == 1:
+            loop.call_soon(self._hand_over, lane)
         return future
 
+    @staticmethod
+    def _hand_over(lane: _Lane) -> None:
+        """Give the thread the jobs asked for since the last hand-over (one wake-up for all)."""
+        if lane.pending:
+            jobs, lane.pending = lane.pending, []
+            lane.queue.put(jobs)
+
     def _work(self, lane: _Lane) -> None:
+        limit = self.batch_limit
+        carry: list[_Job] = []  # jobs handed over that did not fit in the last batch
         try:
             while True:
-                job = lane.queue.get()
-                if job is None:
-                    return
-                batch = [job]
+                if not carry:
+                    jobs = lane.queue.get()
+                    if jobs is None:
+                        return
+                    carry = jobs
+                batch, carry = carry[:limit], carry[limit:]
                 stopping = False
-                while len(batch) < self.batch_limit:
+                while len(batch) < limit and not carry:
                     try:
                         more = lane.queue.get_nowait()
                     except queue.Empty:
@@ -405,7 +422,9 @@ class SqlStore:
                     if more is None:
                         stopping = True
                         break
-                    batch.append(more)
+                    room = limit - len(batch)
+                    batch.extend(more[:room])
+                    carry = more[room:]
                 self._run_batch(lane, batch)
                 if stopping:
                     return
