@@ -594,6 +594,8 @@ class SqlStore:
             returning = None
             if fenced:
                 returning = dbapi_conn.cursor()
+                # The leases are locked in the order of their names, as every batch locks them.
+                fenced = sorted(fenced, key=lambda pair: pair[1].name)
                 columns = [[row[k] for row, _fence in fenced] for k in _EVENT_COLUMNS]
                 columns[_EVENT_COLUMNS.index("epoch")] = [fence.epoch for _row, fence in fenced]
                 returning.execute(
