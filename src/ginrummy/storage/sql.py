@@ -507,8 +507,9 @@ class SqlStore:
         """The lane's connection (opened again if it was lost), out of any transaction.
 
         `wait`: seconds the next transaction may wait for a lock. SQLite is told it (its busy
-        timeout) when it would otherwise wait longer than that, or much shorter: a batch's
-        oldest job has nearly all its time left, so the PRAGMA is seldom run.
+        timeout) when it would otherwise wait longer than that, or shorter by more than a tenth
+        of `busy_timeout`; it is then told a twentieth less, so that the batches after it, whose
+        oldest jobs have about as much time left, find it set and the PRAGMA is seldom run.
         """
         conn = lane.conn
         if conn is None or conn.invalidated or conn.closed:
@@ -516,11 +517,12 @@ class SqlStore:
             lane.busy_ms = -1
         if self.engine.dialect.name == "sqlite":
             wanted = max(1, int(wait * 1000))
-            if not wanted - _BUSY_SLACK_MS <= lane.busy_ms <= wanted:
+            slack = int(self.busy_timeout * 100)  # a tenth of the whole wait, in milliseconds
+            if not wanted - slack <= lane.busy_ms <= wanted:
+                lane.busy_ms = max(1, wanted - slack // 2)
                 conn.connection.dbapi_connection.execute(  # type: ignore[union-attr]
-                    f"PRAGMA busy_timeout={wanted}"
+                    f"PRAGMA busy_timeout={lane.busy_ms}"
                 )
-                lane.busy_ms = wanted
         return conn
 
     def _commit_events(
@@ -1499,10 +1501,6 @@ def _lease_lost(fence: Lease) -> LeaseLost:
         f"{fence.name}: this process no longer holds the lease (epoch {fence.epoch}); nothing written"
     )
 
-
-#: Seconds of a SQLite busy timeout a batch may be short of what is left of its time (see
-#: `SqlStore._connection`), in milliseconds: within it the PRAGMA is not run again.
-_BUSY_SLACK_MS = 250
 
 #: The columns of an events row, in the order the fenced inserts take them.
 _EVENT_COLUMNS = ("match_id", "seq", "seat", "action", "created_at", "epoch", "auto")
