@@ -12,6 +12,7 @@ database before that state is sent.
     .venv/bin/python benchmarks/bench_server.py --matches 50 --think 0.5
     .venv/bin/python benchmarks/bench_server.py --matches 200 --rules rummy   # 4-seat Rummy, you + 3 robots
     .venv/bin/python benchmarks/bench_server.py --json
+    .venv/bin/python benchmarks/bench_server.py --think 1.0 --profile server.svg  # py-spy of the play
 
 Bounded: at most --matches clients, stops after --timeout seconds (partial figures then).
 """
@@ -75,6 +76,18 @@ def _cpu_seconds(pid: int) -> float:
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return float("nan")
+
+
+def _start_profiler(path: str, pid: int) -> subprocess.Popen[bytes]:
+    """py-spy (the dev extra) sampling the server while the matches play: a flame graph (.svg),
+    speedscope (.json) or collapsed stacks (.txt). Sampling never pauses the server, and it costs
+    the server nothing (py-spy is its own process), but it takes a share of the machine."""
+    spy = shutil.which("py-spy", path=str(Path(sys.executable).parent)) or shutil.which("py-spy")
+    if spy is None:
+        raise SystemExit("--profile needs py-spy (pip install -e '.[dev]')")
+    kind = {".json": "speedscope", ".txt": "raw"}.get(Path(path).suffix, "flamegraph")
+    command = [spy, "record", "--pid", str(pid), "--nonblocking", "--rate", "100", "--format", kind]
+    return subprocess.Popen([*command, "--output", path], stdout=subprocess.DEVNULL)
 
 
 class Client:
@@ -193,6 +206,7 @@ async def drive(host: str, args: argparse.Namespace, server_pid: int | None) -> 
         t_setup = time.perf_counter()
         await asyncio.wait_for(all_ready.wait(), timeout=max(60.0, args.matches * 0.5))
         setup_seconds = time.perf_counter() - t_setup
+        profiler = _start_profiler(args.profile, server_pid) if args.profile and server_pid else None
         cpu0 = _cpu_seconds(server_pid) if server_pid else float("nan")
         mine0 = _cpu_seconds(os.getpid())
         t0 = time.perf_counter()
@@ -203,6 +217,9 @@ async def drive(host: str, args: argparse.Namespace, server_pid: int | None) -> 
         await asyncio.gather(*pending, return_exceptions=True)
         elapsed = time.perf_counter() - t0
         cpu1 = _cpu_seconds(server_pid) if server_pid else float("nan")
+        if profiler is not None:
+            profiler.send_signal(signal.SIGINT)  # py-spy writes its file and exits
+            await asyncio.to_thread(profiler.wait, 60)
         mine1 = _cpu_seconds(os.getpid())
         health = (await http.get(f"http://{host}/api/health")).json()
     latencies = [x for c in clients for x in c.latencies]
@@ -275,6 +292,12 @@ def main(argv: list[str] | None = None) -> int:
         "--host", default=None, help="use a running server at HOST:PORT instead of starting one"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--profile",
+        default=None,
+        metavar="FILE",
+        help="sample the server with py-spy while the matches play: FILE.svg, .json (speedscope), .txt",
+    )
     parser.add_argument(
         "--client-loop",
         default="uvloop",

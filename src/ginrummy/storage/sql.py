@@ -14,10 +14,11 @@ lock), fails with `StoreBusy` and has changed nothing; the caller says "try agai
 
 Leases (many server processes on one PostgreSQL, see docs/deploy.md) run on a third thread of
 their own, so a heartbeat never waits behind a queue of writes. An event written under a lease is
-fenced: the batch's transaction reads the leases it writes under (`FOR SHARE` on PostgreSQL, so a
-process taking one over waits for the commit and then rebuilds from a log that holds it) and
-writes only the events whose lease still has the writer's owner and epoch and has not run out;
-the others fail with `LeaseLost`, having written nothing. Lease times are the database's clock.
+fenced: its insert selects the row only while the lease it is written under still has the
+writer's owner and epoch and has not run out (`FOR SHARE` on PostgreSQL, so a process taking the
+lease over waits for the commit and then rebuilds from a log that holds it); the others fail with
+`LeaseLost`, having written nothing. Lease times are the database's clock. A batch of events
+alone goes straight to the driver: on PostgreSQL its inserts and the commit are one round trip.
 
 With SQLite the WAL is copied back into the database file by a checkpoint thread (commits never
 checkpoint themselves), so a commit with synchronous=NORMAL does no fsync at all.
@@ -288,9 +289,13 @@ class _Lane:
     """One worker thread with its own connection, running its queue's jobs in batches."""
 
     name: str
-    queue: queue.SimpleQueue[_Job | None] = field(default_factory=queue.SimpleQueue)
+    queue: queue.SimpleQueue[list[_Job] | None] = field(default_factory=queue.SimpleQueue)
+    #: Jobs asked for in this turn of the event loop, handed to the thread together at its end:
+    #: one wake-up of the thread for all of them.
+    pending: list[_Job] = field(default_factory=list)
     thread: threading.Thread | None = None
     conn: sa.Connection | None = None
+    busy_ms: int = -1  # SQLite: the busy timeout last set on `conn` (-1: not yet)
 
 
 class SqlStore:
@@ -346,6 +351,7 @@ class SqlStore:
         """Finish the queued jobs, stop the workers and close the connections."""
         self._started = False
         for lane in (self._writer, self._reader, self._leaser):
+            self._hand_over(lane)  # what was asked for before the close is done first
             if lane.thread is not None:
                 lane.queue.put(None)
                 await asyncio.to_thread(lane.thread.join)
@@ -385,18 +391,31 @@ class SqlStore:
                 lane.thread.start()
         else:
             lane = self._writer
-        lane.queue.put(job)
+        lane.pending.append(job)
+        if len(lane.pending) == 1:
+            loop.call_soon(self._hand_over, lane)
         return future
 
+    @staticmethod
+    def _hand_over(lane: _Lane) -> None:
+        """Give the thread the jobs asked for since the last hand-over (one wake-up for all)."""
+        if lane.pending:
+            jobs, lane.pending = lane.pending, []
+            lane.queue.put(jobs)
+
     def _work(self, lane: _Lane) -> None:
+        limit = self.batch_limit
+        carry: list[_Job] = []  # jobs handed over that did not fit in the last batch
         try:
             while True:
-                job = lane.queue.get()
-                if job is None:
-                    return
-                batch = [job]
+                if not carry:
+                    jobs = lane.queue.get()
+                    if jobs is None:
+                        return
+                    carry = jobs
+                batch, carry = carry[:limit], carry[limit:]
                 stopping = False
-                while len(batch) < self.batch_limit:
+                while len(batch) < limit and not carry:
                     try:
                         more = lane.queue.get_nowait()
                     except queue.Empty:
@@ -404,7 +423,9 @@ class SqlStore:
                     if more is None:
                         stopping = True
                         break
-                    batch.append(more)
+                    room = limit - len(batch)
+                    batch.extend(more[:room])
+                    carry = more[room:]
                 self._run_batch(lane, batch)
                 if stopping:
                     return
@@ -429,6 +450,14 @@ class SqlStore:
                 return
         outcomes: list[tuple[Any, BaseException | None]]
         try:
+            if all(job.event is not None for job in batch):
+                # The common batch, actions only: written on the driver's connection, no
+                # SQLAlchemy transaction around it (its bookkeeping cost more than the commit).
+                outcomes = self._commit_events(lane, batch, min(job.deadline for job in batch) - now)
+                self.jobs += len(batch)
+                self.commits += 1
+                self._answer([(job, r, e) for job, (r, e) in zip(batch, outcomes, strict=True)])
+                return
             with self._transaction(lane, min(job.deadline for job in batch) - now) as conn:
                 outcomes = []
                 waiting: list[int] = []  # event jobs of the batch, inserted together
@@ -471,16 +500,119 @@ class SqlStore:
 
         `wait`: seconds the transaction may wait for a lock (SQLite's busy timeout for it).
         """
+        conn = self._connection(lane, wait)
+        with conn.begin():
+            yield conn
+
+    def _connection(self, lane: _Lane, wait: float) -> sa.Connection:
+        """The lane's connection (opened again if it was lost), out of any transaction.
+
+        `wait`: seconds the next transaction may wait for a lock. SQLite is told it (its busy
+        timeout) when it would otherwise wait longer than that, or shorter by more than a tenth
+        of `busy_timeout`; it is then told a twentieth less, so that the batches after it, whose
+        oldest jobs have about as much time left, find it set and the PRAGMA is seldom run.
+        """
         conn = lane.conn
         if conn is None or conn.invalidated or conn.closed:
             conn = lane.conn = self.engine.connect()
+            lane.busy_ms = -1
         if self.engine.dialect.name == "sqlite":
-            # The sqlite3 module is told the wait per batch: what is left of the oldest job's time.
-            conn.connection.dbapi_connection.execute(  # type: ignore[union-attr]
-                f"PRAGMA busy_timeout={max(1, int(wait * 1000))}"
-            )
-        with conn.begin():
-            yield conn
+            wanted = max(1, int(wait * 1000))
+            slack = int(self.busy_timeout * 100)  # a tenth of the whole wait, in milliseconds
+            if not wanted - slack <= lane.busy_ms <= wanted:
+                lane.busy_ms = max(1, wanted - slack // 2)
+                conn.connection.dbapi_connection.execute(  # type: ignore[union-attr]
+                    f"PRAGMA busy_timeout={lane.busy_ms}"
+                )
+        return conn
+
+    def _commit_events(
+        self, lane: _Lane, batch: list[_Job], wait: float
+    ) -> list[tuple[Any, BaseException | None]]:
+        """Insert the events of a batch of event jobs in one transaction of the driver's own
+        connection and commit it; a fenced one whose lease is no longer held gets `LeaseLost`.
+
+        The fence is folded into the insert: a fenced event's row is selected only while its lease
+        is held (on PostgreSQL locking the lease FOR SHARE until the commit, so a process taking
+        it over waits for the commit and then reads the event). On PostgreSQL the inserts and the
+        commit go in one pipeline: one round trip for the batch.
+        """
+        conn = self._connection(lane, wait)
+        dbapi_conn: Any = conn.connection.dbapi_connection
+        plain = [cast(dict[str, Any], job.event) for job in batch if job.fence is None]
+        fenced = [(cast(dict[str, Any], job.event), job.fence) for job in batch if job.fence is not None]
+        dbapi = self.engine.dialect.loaded_dbapi
+        try:
+            if self.engine.dialect.name == "postgresql":
+                written = self._write_events_postgres(dbapi_conn, plain, fenced)
+            else:
+                written = self._write_events_sqlite(dbapi_conn, plain, fenced)
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                dbapi_conn.rollback()
+            if isinstance(exc, dbapi.IntegrityError):
+                raise sa.exc.IntegrityError("INSERT INTO events", None, exc) from exc
+            if isinstance(exc, dbapi.Error):
+                raise sa.exc.DBAPIError("INSERT INTO events", None, exc) from exc
+            raise
+        return [
+            (None, _lease_lost(job.fence))
+            if job.fence is not None and _event_key(cast(dict[str, Any], job.event)) not in written
+            else (None, None)
+            for job in batch
+        ]
+
+    def _write_events_sqlite(
+        self, dbapi_conn: Any, plain: list[dict[str, Any]], fenced: list[tuple[dict[str, Any], Lease]]
+    ) -> set[tuple[str, int]]:
+        """Insert and commit (the sqlite3 module begins the transaction before the first insert);
+        returns the (match, seq) of the fenced events written."""
+        written: set[tuple[str, int]] = set()
+        cursor = dbapi_conn.cursor()
+        try:
+            if plain:
+                cursor.executemany(self._events_sql(plain[0])[0], self._events_params(plain))
+            for row, fence in fenced:
+                cursor.execute(
+                    _SQLITE_FENCED_INSERT,
+                    (*(row[k] for k in _EVENT_COLUMNS), fence.name, fence.owner, fence.epoch),
+                )
+                if cursor.rowcount == 1:
+                    written.add(_event_key(row))
+        finally:
+            cursor.close()
+        dbapi_conn.commit()
+        return written
+
+    def _write_events_postgres(
+        self, dbapi_conn: Any, plain: list[dict[str, Any]], fenced: list[tuple[dict[str, Any], Lease]]
+    ) -> set[tuple[str, int]]:
+        """Insert and commit in one pipeline; returns the (match, seq) of the fenced events
+        written (the fenced insert returns the rows it wrote)."""
+        written: set[tuple[str, int]] = set()
+        with dbapi_conn.pipeline():
+            cursor = dbapi_conn.cursor()
+            if plain:
+                cursor.executemany(self._events_sql(plain[0])[0], self._events_params(plain))
+            returning = None
+            if fenced:
+                returning = dbapi_conn.cursor()
+                # The leases are locked in the order of their names, as every batch locks them.
+                fenced = sorted(fenced, key=lambda pair: pair[1].name)
+                columns = [[row[k] for row, _fence in fenced] for k in _EVENT_COLUMNS]
+                columns[_EVENT_COLUMNS.index("epoch")] = [fence.epoch for _row, fence in fenced]
+                returning.execute(
+                    _PG_FENCED_INSERT,
+                    (
+                        *columns,
+                        [fence.name for _row, fence in fenced],
+                        [fence.owner for _row, fence in fenced],
+                    ),
+                )
+            dbapi_conn.commit()
+        if returning is not None:
+            written.update((match_id, seq) for match_id, seq in returning.fetchall())
+        return written
 
     def _insert_batched_events(
         self,
@@ -536,27 +668,32 @@ class SqlStore:
             raise _lease_lost(fence)
 
     def _insert_events(self, conn: sa.Connection, rows: list[dict[str, Any]]) -> None:
-        """Insert events rows with one executemany on the driver's cursor, in `conn`'s transaction.
-
-        The INSERT is compiled once: SQLAlchemy's per-statement work (cache key, execution
-        context, result) cost more than SQLite's own insert, once for every batch.
-        """
-        if self._events_insert is None:
-            compiled = events.insert().compile(dialect=self.engine.dialect, column_keys=list(rows[0]))
-            order = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
-            self._events_insert = (str(compiled), order)
-        sql, order = self._events_insert
-        params: list[Any] = [tuple(row[k] for k in order) for row in rows] if order is not None else rows
+        """Insert events rows with one executemany on the driver's cursor, in `conn`'s transaction."""
+        sql = self._events_sql(rows[0])[0]
         dbapi = self.engine.dialect.loaded_dbapi
         cursor = conn.connection.cursor()
         try:
-            cursor.executemany(sql, params)
+            cursor.executemany(sql, self._events_params(rows))
         except dbapi.IntegrityError as exc:
             raise sa.exc.IntegrityError(sql, None, exc) from exc
         except dbapi.Error as exc:
             raise sa.exc.DBAPIError(sql, None, exc) from exc
         finally:
             cursor.close()
+
+    def _events_sql(self, row: dict[str, Any]) -> tuple[str, tuple[str, ...] | None]:
+        """The events INSERT for the driver, compiled once, and its parameters' order (positional
+        drivers). SQLAlchemy's per-statement work (cache key, execution context, result) cost more
+        than SQLite's own insert, once for every batch."""
+        if self._events_insert is None:
+            compiled = events.insert().compile(dialect=self.engine.dialect, column_keys=list(row))
+            order = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
+            self._events_insert = (str(compiled), order)
+        return self._events_insert
+
+    def _events_params(self, rows: list[dict[str, Any]]) -> list[Any]:
+        order = self._events_sql(rows[0])[1]
+        return [tuple(row[k] for k in order) for row in rows] if order is not None else rows
 
     def _run_alone(self, lane: _Lane, job: _Job) -> tuple[Any, BaseException | None]:
         try:
@@ -1387,11 +1524,38 @@ def _analysis(conn: sa.Connection, match_id: str) -> AnalysisRow | None:
     )
 
 
+def _event_key(row: dict[str, Any]) -> tuple[str, int]:
+    return (row["match_id"], row["seq"])
+
+
 def _lease_lost(fence: Lease) -> LeaseLost:
     return LeaseLost(
         f"{fence.name}: this process no longer holds the lease (epoch {fence.epoch}); nothing written"
     )
 
+
+#: The columns of an events row, in the order the fenced inserts take them.
+_EVENT_COLUMNS = ("match_id", "seq", "seat", "action", "created_at", "epoch", "auto")
+
+#: A fenced event on SQLite: the row is inserted only while the lease is held (rowcount 0: lost).
+_SQLITE_FENCED_INSERT = (
+    "INSERT INTO events (match_id, seq, seat, action, created_at, epoch, auto)"
+    " SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM leases WHERE name = ? AND owner = ?"
+    " AND epoch = ? AND expires_at > (julianday('now') - 2440587.5) * 86400.0)"
+)
+
+#: The fenced events of a batch on PostgreSQL, one column array each: a row is inserted only
+#: while its lease is held, which is locked FOR SHARE until the commit; returns what it wrote.
+_PG_FENCED_INSERT = (
+    "INSERT INTO events (match_id, seq, seat, action, created_at, epoch, auto)"
+    " SELECT v.match_id, v.seq, v.seat, v.action, v.created_at, v.epoch, v.auto FROM unnest("
+    "%s::varchar[], %s::int[], %s::int[], %s::text[], %s::float8[], %s::bigint[], %s::bool[],"
+    " %s::varchar[], %s::varchar[]) AS v(match_id, seq, seat, action, created_at, epoch, auto, lease, owner)"
+    " WHERE EXISTS (SELECT 1 FROM leases l WHERE l.name = v.lease AND l.owner = v.owner"
+    " AND l.epoch = v.epoch"
+    " AND l.expires_at > CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION) FOR SHARE)"
+    " RETURNING match_id, seq"
+)
 
 #: `_lost_fences` on PostgreSQL: the leases of the names given still held, locked until the commit.
 _PG_HELD_LEASES = (
