@@ -13,7 +13,10 @@ within what is left of that time (another process holding the SQLite file, a Pos
 lock), fails with `StoreBusy` and has changed nothing; the caller says "try again shortly".
 
 Leases (many server processes on one PostgreSQL, see docs/deploy.md) run on a third thread of
-their own, so a heartbeat never waits behind a queue of writes. An event written under a lease is
+their own, so a heartbeat never waits behind a queue of writes, and the heartbeat's renewal on a
+fourth, so it never waits behind claims either. Each lease job is a transaction of its own (a
+batch of claims and a renewal would hold rows of several processes at once, and two processes
+doing that deadlock), and every statement that locks many leases locks them in name order. An event written under a lease is
 fenced: the batch's transaction reads the leases it writes under (`FOR SHARE` on PostgreSQL, so a
 process taking one over waits for the commit and then rebuilds from a log that holds it) and
 writes only the events whose lease still has the writer's owner and epoch and has not run out;
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import queue
@@ -290,6 +294,7 @@ class _Lane:
     queue: queue.SimpleQueue[_Job | None] = field(default_factory=queue.SimpleQueue)
     thread: threading.Thread | None = None
     conn: sa.Connection | None = None
+    alone: bool = False  # each job in a transaction of its own (no batches)
 
 
 class SqlStore:
@@ -316,7 +321,8 @@ class SqlStore:
         self._shared_connection = sqlite and normalize_url(url).database in (None, "", ":memory:")
         self._writer = _Lane("ginrummy-db-write")
         self._reader = _Lane("ginrummy-db-read")
-        self._leaser = _Lane("ginrummy-db-lease")  # started on the first lease operation
+        self._leaser = _Lane("ginrummy-db-lease", alone=True)  # started on the first lease operation
+        self._beater = _Lane("ginrummy-db-heartbeat", alone=True)  # the renewals, started on the first
         self._started = False
         self._checkpointer: _Checkpointer | None = None
         self._events_insert: tuple[str, tuple[str, ...] | None] | None = None
@@ -344,7 +350,7 @@ class SqlStore:
     async def close(self) -> None:
         """Finish the queued jobs, stop the workers and close the connections."""
         self._started = False
-        for lane in (self._writer, self._reader, self._leaser):
+        for lane in (self._writer, self._reader, self._leaser, self._beater):
             if lane.thread is not None:
                 lane.queue.put(None)
                 await asyncio.to_thread(lane.thread.join)
@@ -367,6 +373,7 @@ class SqlStore:
         *,
         read: bool = False,
         lease: bool = False,
+        heartbeat: bool = False,
     ) -> asyncio.Future[T]:
         if not self._started:
             raise StoreError("the store is not started")
@@ -377,8 +384,8 @@ class SqlStore:
             lane = self._writer
         elif read:
             lane = self._reader
-        elif lease:
-            lane = self._leaser
+        elif lease or heartbeat:
+            lane = self._beater if heartbeat else self._leaser
             if lane.thread is None:
                 lane.thread = threading.Thread(target=self._work, args=(lane,), name=lane.name, daemon=True)
                 lane.thread.start()
@@ -395,7 +402,7 @@ class SqlStore:
                     return
                 batch = [job]
                 stopping = False
-                while len(batch) < self.batch_limit:
+                while len(batch) < (1 if lane.alone else self.batch_limit):
                     try:
                         more = lane.queue.get_nowait()
                     except queue.Empty:
@@ -874,17 +881,49 @@ class SqlStore:
         return await self._run(job, lease=True)
 
     async def renew_leases(self, owner: str, ttl: float) -> list[Lease]:
-        def job(conn: sa.Connection) -> list[Lease]:
+        """Renew every lease of `owner`: in one statement those no transaction holds locked, then
+        the others (a batch of events is being written under them: its fence holds them `FOR
+        SHARE`) in a job of the writer, so inside the writer's own transaction.
+
+        Waiting for those locks on the lease thread's connection would hold the rows renewed so
+        far while the writer's batch, in a later statement, may want one of them: the two would
+        deadlock (or queue behind one batch after another), the renewal would fail or come late,
+        and the leases of a busy process would run out under it.
+        """
+
+        def renew_free(conn: sa.Connection) -> tuple[list[Lease], list[str]]:
+            now = _db_now(self.engine.dialect.name)
+            free = (
+                sa.select(leases.c.name)
+                .where(leases.c.owner == owner)
+                .order_by(leases.c.name)
+                .with_for_update(skip_locked=True)
+            )
+            rows = conn.execute(
+                leases.update()
+                .where(leases.c.name.in_(free.scalar_subquery()), leases.c.owner == owner)
+                .values(expires_at=now + ttl)
+                .returning(*_LEASE_COLUMNS)
+            )
+            renewed = [_lease(row) for row in rows]
+            done = {lease.name for lease in renewed}
+            ours = conn.execute(sa.select(leases.c.name).where(leases.c.owner == owner)).scalars()
+            return renewed, sorted(name for name in ours if name not in done)
+
+        def renew_busy(conn: sa.Connection, names: list[str]) -> list[Lease]:
             now = _db_now(self.engine.dialect.name)
             rows = conn.execute(
                 leases.update()
-                .where(leases.c.owner == owner)
+                .where(leases.c.name.in_(names), leases.c.owner == owner)
                 .values(expires_at=now + ttl)
                 .returning(*_LEASE_COLUMNS)
             )
             return [_lease(row) for row in rows]
 
-        return await self._run(job, lease=True)
+        renewed, busy = await self._run(renew_free, heartbeat=True)
+        if busy:
+            renewed += await self._run(functools.partial(renew_busy, names=busy))
+        return renewed
 
     async def release_lease(self, lease: Lease) -> bool:
         def job(conn: sa.Connection) -> bool:
@@ -1364,7 +1403,7 @@ def _lease_lost(fence: Lease) -> LeaseLost:
 #: `_lost_fences` on PostgreSQL: the leases of the names given still held, locked until the commit.
 _PG_HELD_LEASES = (
     "SELECT name, owner, epoch FROM leases WHERE name = ANY(%s)"
-    " AND expires_at > CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION) FOR SHARE"
+    " AND expires_at > CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION) ORDER BY name FOR SHARE"
 )
 
 
