@@ -938,10 +938,12 @@ class SqlStore:
 
         return await self._run(job, lease=True)
 
-    async def claim_expired(self, owner: str, ttl: float, prefix: str, limit: int) -> list[Lease]:
+    async def claim_expired(
+        self, owner: str, ttl: float, prefix: str, limit: int, lapsed_for: float = 0.0
+    ) -> list[Lease]:
         def job(conn: sa.Connection) -> list[Lease]:
             now = _db_now(self.engine.dialect.name)
-            lapsed = sa.and_(leases.c.owner.is_not(None), leases.c.expires_at <= now)
+            lapsed = sa.and_(leases.c.owner.is_not(None), leases.c.expires_at <= now - lapsed_for)
             # SKIP LOCKED: processes scanning at once take different leases instead of queueing.
             some = (
                 sa.select(leases.c.name)

@@ -97,10 +97,11 @@ class LeaseKeeper:
             self._changed.add(name)
         return lease
 
-    async def adopt(self, prefix: str, limit: int) -> list[Lease]:
-        """Take over up to `limit` leases named `prefix`... that their holders let run out."""
+    async def adopt(self, prefix: str, limit: int, lapsed_for: float = 0.0) -> list[Lease]:
+        """Take over up to `limit` leases named `prefix`... that their holders let run out (at
+        least `lapsed_for` seconds ago)."""
         started = self.clock()
-        taken = await self.store.claim_expired(self.owner, self.ttl, prefix, limit)
+        taken = await self.store.claim_expired(self.owner, self.ttl, prefix, limit, lapsed_for)
         if taken:
             self.start()
         for lease in taken:

@@ -769,7 +769,11 @@ class ClusterNode:
         """Adopt matches whose owner let the lease run out, take the pool's lease if it is free,
         adopt tournaments whose owner let the lease run out, and forget sockets of processes that
         are gone."""
-        adopted = await self.keeper.adopt(MATCH, self.config.adopt_limit)
+        # A match with a page waiting for it is claimed by the process holding that page's socket
+        # (it tries every OWNER_GONE_POLL): played there, not relayed, and the rebuilds of a killed
+        # process's matches spread over the processes its pages reconnected to. The others
+        # (nobody looking) are adopted a heartbeat after their lease ran out.
+        adopted = await self.keeper.adopt(MATCH, self.config.adopt_limit, lapsed_for=self.keeper.heartbeat)
         # Side by side: the reads of every rebuild share the database's round trips, and a page
         # waiting for one of them does not wait for all the others before it.
         await asyncio.gather(*(self._adopted(lease) for lease in adopted))
