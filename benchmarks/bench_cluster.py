@@ -48,6 +48,8 @@ from clusterproc import Cluster, running_cluster
 from ginrummy.storage import make_engine
 
 COOKIE = "gr_guest"
+#: --churn: a client's socket closing (or a move unanswered) this long after a kill counts as cut off by it.
+KILL_CUTS = 10.0
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -110,6 +112,15 @@ class Player:
         self.match_id = ""
         self.ws: Any = None
         self.state: dict[str, Any] = {}
+        self.shown = 0  # the highest version of this match a state of it has shown
+        self.stale = 0  # states received older than one shown before (not shown: as the page does)
+        self.accepted: list[float] = []  # when each of its moves was answered (perf_counter)
+        self.hurt: list[float] = []  # when its socket closed or a move went unanswered
+        self.trace: list[tuple[float, str]] | None = None  # what happened when (--trace)
+
+    def note(self, text: str) -> None:
+        if self.trace is not None:
+            self.trace.append((time.perf_counter(), text))
 
     async def new_match(self, http: httpx.AsyncClient) -> None:
         if not self.cookie:
@@ -123,6 +134,7 @@ class Player:
         response.raise_for_status()
         self.match_id = response.json()["match_id"]
         self.state = {}
+        self.shown = 0
         await self.connect()
 
     async def connect(self, deadline: float = 60.0) -> None:
@@ -139,9 +151,11 @@ class Player:
                     ping_interval=None,
                     max_size=2**22,
                 )
+                self.note("open")
                 await self.receive(10)
                 return
-            except (OSError, websockets.exceptions.WebSocketException, TimeoutError):
+            except (OSError, websockets.exceptions.WebSocketException, TimeoutError) as exc:
+                self.note(f"connect failed: {exc!r}")
                 if time.monotonic() > until:
                     raise
                 await asyncio.sleep(0.1)
@@ -149,7 +163,14 @@ class Player:
     async def receive(self, timeout: float) -> dict[str, Any]:
         while True:
             message = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
-            if message["type"] == "state":
+            if message["type"] != "state":
+                self.note(f"{message['type']}: {message.get('code')} {message.get('message')}")
+            else:
+                self.note(f"state {message['version']}")
+                if message["version"] < self.shown:
+                    self.stale += 1
+                    continue
+                self.shown = message["version"]
                 self.state = message
                 return message
 
@@ -169,6 +190,7 @@ class Player:
         await self.ws.send(json.dumps({"type": "action", "action": action, "version": version}))
         while self.state["version"] <= version:
             await self.receive(30)
+        self.accepted.append(time.perf_counter())
         return time.perf_counter() - sent
 
 
@@ -201,6 +223,118 @@ async def failover(cluster: Cluster, kills: int, rng: random.Random) -> list[flo
         if player.ws is not None:
             await player.ws.close()
     return figures
+
+
+async def churn(
+    cluster: Cluster,
+    matches: int,
+    kills: int,
+    think: float,
+    restart_after: float,
+    seed: int,
+    trace: bool = False,
+) -> dict[str, Any]:
+    """--matches clients play robot matches at --think pace through HAProxy while a random process
+    is killed (-9) --kills times, each started again `restart_after` seconds later (a new node).
+
+    For each kill and each client whose socket closed (or whose move went unanswered) after it:
+    the seconds from the kill to that client's next accepted move (it moves at once after a
+    reconnect). Also every state a client received that was older than one it had shown.
+    """
+    rng = random.Random(seed)
+    killed_at: list[float] = []
+    limits = httpx.Limits(max_connections=100)
+    async with httpx.AsyncClient(base_url=f"http://{cluster.lb}", timeout=60, limits=limits) as http:
+        players = [Player(cluster.lb, random.Random(seed * 100_003 + i)) for i in range(matches)]
+        for player in players:
+            player.trace = [] if trace else None
+        await asyncio.gather(*(p.new_match(http) for p in players))
+        done = asyncio.Event()
+
+        async def run(player: Player) -> None:
+            while not done.is_set():
+                hurt = bool(player.hurt) and (not player.accepted or player.accepted[-1] < player.hurt[-1])
+                try:
+                    if await player.move(0 if hurt else think) is None:
+                        await player.new_match(http)
+                except (websockets.exceptions.ConnectionClosed, TimeoutError, OSError) as exc:
+                    player.note(f"hurt: {exc!r}")
+                    player.hurt.append(time.perf_counter())
+                    with contextlib.suppress(websockets.exceptions.WebSocketException, TimeoutError, OSError):
+                        await player.connect()
+
+        tasks = [asyncio.create_task(run(p)) for p in players]
+        await asyncio.sleep(5)  # every client past its first moves
+        for _ in range(kills):
+            victim = rng.choice(
+                [s for s in cluster.servers if s.process is not None and s.process.poll() is None]
+            )
+            killed_at.append(time.perf_counter())
+            await asyncio.to_thread(cluster.kill, victim)
+            await asyncio.sleep(restart_after)
+            await asyncio.to_thread(cluster.start, victim)
+            await asyncio.sleep(max(5.0, restart_after))
+        done.set()
+        await asyncio.wait(tasks, timeout=60)
+        for task in tasks:
+            task.cancel()
+        for player in players:
+            if player.ws is not None:
+                with contextlib.suppress(Exception):
+                    await player.ws.close()
+    figures: list[float] = []  # kill -> next accepted move, of the clients the kill cut off
+    others: list[float] = []  # cut off later (not by a kill): cut -> next accepted move
+    never = 0
+    worst: list[tuple[float, float, Player]] = []
+    for player in players:
+        for cut in player.hurt:
+            if any(at <= cut < at + KILL_CUTS for at in killed_at) and cut in _first_cuts(player, killed_at):
+                continue
+            after = [a for a in player.accepted if a > cut]
+            if after:
+                others.append(after[0] - cut)
+    for at in killed_at:
+        for player in players:
+            hurt = [h for h in player.hurt if at <= h < at + KILL_CUTS]
+            if not hurt:
+                continue
+            after = [a for a in player.accepted if a > hurt[0]]
+            if after:
+                figures.append(after[0] - at)
+            else:
+                never += 1
+            worst.append((after[0] - at if after else float("inf"), at, player))
+    if trace:
+        worst.sort(key=lambda w: -w[0])
+        for took, at, player in worst[:5]:
+            print(f"match {player.match_id}: {took:.2f} s after the kill", file=sys.stderr)
+            for when, text in player.trace or ():
+                if at - 1 <= when <= at + took + 1:
+                    print(f"  {when - at:+7.2f} {text}", file=sys.stderr)
+    return {
+        "matches": matches,
+        "kills": len(killed_at),
+        "clients_moved": len(figures),
+        "never_moved_again": never,
+        "failover_s": {
+            "median": round(statistics.median(figures), 2) if figures else None,
+            "p99": round(percentile(figures, 0.99), 2),
+            "max": round(max(figures, default=0.0), 2),
+        },
+        "other_cuts": len(others),
+        "other_cut_s_max": round(max(others, default=0.0), 2),
+        "stale_states": sum(p.stale for p in players),
+    }
+
+
+def _first_cuts(player: Player, killed_at: list[float]) -> set[float]:
+    """The first cut of `player` after each kill (within KILL_CUTS of it)."""
+    firsts = set()
+    for at in killed_at:
+        hurt = [h for h in player.hurt if at <= h < at + KILL_CUTS]
+        if hurt:
+            firsts.add(hurt[0])
+    return firsts
 
 
 async def load(cluster: Cluster, matches: int, think: float, seconds: float, seed: int) -> dict[str, Any]:
@@ -272,6 +406,18 @@ def run(coro: Any) -> Any:
     return uvloop.run(coro)
 
 
+def _churn_text(report: dict[str, Any]) -> str:
+    c = report["churn"]
+    f = c["failover_s"]
+    return (
+        f"churn ({report['balance']} balancing, lease {report['lease_seconds']:g} s): {c['matches']} clients, "
+        f"{c['kills']} kill -9 of a random process: {c['clients_moved']} clients moved, kill -> their next "
+        f"accepted move median {f['median']} s, p99 {f['p99']} s, max {f['max']} s; "
+        f"{c['never_moved_again']} never moved again; {c['other_cuts']} other cuts (longest {c['other_cut_s_max']} s "
+        f"to the next accepted move); {c['stale_states']} stale states received"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database", default=os.environ.get("GINRUMMY_TEST_POSTGRES_URL", ""))
@@ -282,16 +428,55 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a client thinks before a move")
     parser.add_argument("--seconds", type=float, default=30.0, help="length of the load measurement")
     parser.add_argument("--servers", type=int, nargs="*", default=[1, 3], help="server counts to load (1..3)")
-    parser.add_argument("--lease", default="3", help="GINRUMMY_LEASE_SECONDS of the servers")
+    parser.add_argument(
+        "--lease", default="", help="GINRUMMY_LEASE_SECONDS of the servers (default: shipped)"
+    )
+    parser.add_argument(
+        "--churn",
+        type=int,
+        default=0,
+        help="instead: this many human-pace clients while --kills random processes are killed (-9)",
+    )
+    parser.add_argument(
+        "--restart", type=float, default=10.0, help="--churn: seconds until a killed one restarts"
+    )
+    parser.add_argument("--trace", action="store_true", help="--churn: the slowest clients' timelines")
+    parser.add_argument("--keep", type=Path, help="keep the servers' logs in this folder")
+    parser.add_argument(
+        "--balance", choices=["shipped", "roundrobin"], default="shipped", help="HAProxy's balancing"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if not args.database:
         parser.error("give --database URL or set GINRUMMY_TEST_POSTGRES_URL (a PostgreSQL server)")
-    env = {"GINRUMMY_ROBOT_DELAY": "0", "GINRUMMY_LEASE_SECONDS": args.lease}
-    report: dict[str, Any] = {"lease_seconds": float(args.lease)}
+    env = {"GINRUMMY_ROBOT_DELAY": "0"}
+    if args.lease:
+        env["GINRUMMY_LEASE_SECONDS"] = args.lease
+    report: dict[str, Any] = {"lease_seconds": float(args.lease or 3), "balance": args.balance}
+    if args.churn > 0:
+        with (
+            fresh_database(args.database) as url,
+            running_cluster(url, env=env, balance=args.balance, keep=args.keep) as cluster,
+        ):
+            report["churn"] = run(
+                churn(
+                    cluster,
+                    min(args.churn, 2000),
+                    min(args.kills, 20),
+                    args.think,
+                    args.restart,
+                    args.seed,
+                    trace=args.trace,
+                )
+            )
+        print(json.dumps(report) if args.json else _churn_text(report))
+        return 0
     if args.kills > 0:
-        with fresh_database(args.database) as url, running_cluster(url, env=env) as cluster:
+        with (
+            fresh_database(args.database) as url,
+            running_cluster(url, env=env, balance=args.balance) as cluster,
+        ):
             figures = run(failover(cluster, min(args.kills, 20), random.Random(args.seed)))
         report["failover_s"] = {
             "each": [round(f, 2) for f in figures],
@@ -303,7 +488,7 @@ def main(argv: list[str] | None = None) -> int:
         for count in args.servers:
             with (
                 fresh_database(args.database) as url,
-                running_cluster(url, servers=count, env=env) as cluster,
+                running_cluster(url, servers=count, env=env, balance=args.balance) as cluster,
             ):
                 figures = run(load(cluster, min(args.matches, 2000), args.think, args.seconds, args.seed))
             report["load"].append({"servers": count, **figures})
@@ -312,7 +497,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         if "failover_s" in report:
             f = report["failover_s"]
-            print(f"failover (lease {args.lease} s): kill -9 -> first accepted action, s: {f['each']}")
+            print(
+                f"failover (lease {report['lease_seconds']:g} s): kill -9 -> first accepted action, s: {f['each']}"
+            )
             print(f"  median {f['median']} s, max {f['max']} s")
         for row in report.get("load", []):
             rtt = row["rtt_ms"]

@@ -72,6 +72,7 @@ class Cluster:
     servers: list[Server] = field(default_factory=list)
     redis: subprocess.Popen[bytes] | None = None
     haproxy: subprocess.Popen[bytes] | None = None
+    balance: str = "shipped"  # or "roundrobin": the shipped config with round robin instead of hashing
 
     @property
     def lb(self) -> str:
@@ -188,6 +189,25 @@ class Cluster:
 
     # -- HAProxy -------------------------------------------------------------
 
+    def haproxy_config(self) -> Path:
+        """deploy/haproxy.cfg as shipped, or (balance "roundrobin") the same with round robin in
+        place of the guest-cookie hash, so that most sockets land on a process that does not own
+        their match and are relayed."""
+        if self.balance == "shipped":
+            return HAPROXY_CFG
+        if self.balance != "roundrobin":
+            raise ValueError(f"balance must be shipped or roundrobin, got {self.balance!r}")
+        lines = []
+        for line in HAPROXY_CFG.read_text().splitlines():
+            if line.strip().startswith("balance "):
+                line = "    balance roundrobin"
+            elif line.strip().startswith("hash-type "):
+                continue
+            lines.append(line)
+        path = self.folder / "haproxy-roundrobin.cfg"
+        path.write_text("\n".join(lines) + "\n")
+        return path
+
     def start_haproxy(self) -> None:
         binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
         env = {**os.environ, "GINRUMMY_LB_BIND": self.lb}
@@ -196,7 +216,10 @@ class Cluster:
         log = self.folder / "haproxy.log"
         with open(log, "ab") as out:
             self.haproxy = subprocess.Popen(
-                [binary, "-f", str(HAPROXY_CFG), "-db"], env=env, stdout=out, stderr=subprocess.STDOUT
+                [binary, "-f", str(self.haproxy_config()), "-db"],
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
             )
         url = f"http://{self.lb}/api/health"
         _wait("haproxy", lambda: httpx.get(url, timeout=1).status_code == 200, self.haproxy, log)
@@ -216,16 +239,22 @@ class Cluster:
 
 @contextlib.contextmanager
 def running_cluster(
-    database_url: str, *, servers: int = SERVERS, env: dict[str, str] | None = None, keep: Path | None = None
+    database_url: str,
+    *,
+    servers: int = SERVERS,
+    env: dict[str, str] | None = None,
+    keep: Path | None = None,
+    balance: str = "shipped",
 ) -> Iterator[Cluster]:
     """Redis, `servers` processes (1 to 3) and HAProxy; everything is killed after.
 
     `env` adds server settings (lease and heartbeat seconds, robot delay...); the logs are kept
-    in `keep` when given (else a temporary folder that is removed).
+    in `keep` when given (else a temporary folder that is removed). `balance`: "shipped" (the
+    guest-cookie hash of deploy/haproxy.cfg) or "roundrobin".
     """
     folder = keep or Path(tempfile.mkdtemp(prefix="ginrummy-cluster-"))
     folder.mkdir(parents=True, exist_ok=True)
-    cluster = Cluster(folder, database_url, env or {}, free_port(), free_port())
+    cluster = Cluster(folder, database_url, env or {}, free_port(), free_port(), balance=balance)
     try:
         cluster.start_redis()
         for index in range(1, SERVERS + 1):

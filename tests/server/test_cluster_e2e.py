@@ -52,8 +52,10 @@ class Client:
         self.state: dict[str, Any] = {}
         self.sent: list[tuple[int, dict[str, Any]]] = []  # (version it was sent at, action)
         self.acked: list[tuple[int, dict[str, Any]]] = []  # those answered by a newer state
+        self.acked_at: list[float] = []  # when each was answered (time.monotonic)
         self.reconnects = 0
         self.seen_seats: set[int] = set()
+        self.served_by = ""  # the HAProxy server name (s1..s3) of the process holding the socket
 
     async def connect(self, *, via: Any = None) -> None:
         """Open the socket (again) through HAProxy, or straight to the server `via` (a
@@ -77,6 +79,7 @@ class Client:
                 await asyncio.sleep(0.2)
                 continue
             self.ws = ws
+            self.served_by = ws.response.headers.get("X-Served-By", "") if ws.response is not None else ""
             try:
                 await self._receive_state(timeout=10)
                 return
@@ -107,6 +110,7 @@ class Client:
                 while self.state["version"] <= version:
                     await self._receive_state(timeout=15)
                 self.acked.append((version, action))
+                self.acked_at.append(time.monotonic())
                 made += 1
             except (websockets.exceptions.ConnectionClosed, TimeoutError):
                 self.reconnects += 1
@@ -129,7 +133,33 @@ class Client:
                 while self.state["version"] <= version:
                     await self._receive_state(timeout=20)
                 self.acked.append((version, action))
+                self.acked_at.append(time.monotonic())
             except (websockets.exceptions.ConnectionClosed, TimeoutError):
+                self.reconnects += 1
+                await self.connect()
+
+    async def play_until(self, stop: float, rng: random.Random) -> None:
+        """Play every move of this seat at once until `stop` (time.monotonic), reconnecting whenever
+        it takes; the match is long enough not to end before."""
+        while time.monotonic() < stop:
+            try:
+                view = self.state["view"]
+                if self.state["match"]["status"] != "playing" or not view["legal"]:
+                    await self._receive_state(timeout=max(0.1, stop - time.monotonic()))
+                    continue
+                version = self.state["version"]
+                action = pick(view["legal"], rng)
+                self.sent.append((version, action))
+                await self.ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+                while self.state["version"] <= version:
+                    await self._receive_state(timeout=20)
+                self.acked.append((version, action))
+                self.acked_at.append(time.monotonic())
+            except TimeoutError:
+                if time.monotonic() < stop:
+                    self.reconnects += 1
+                    await self.connect()
+            except websockets.exceptions.ConnectionClosed:
                 self.reconnects += 1
                 await self.connect()
 
@@ -294,6 +324,77 @@ def test_three_servers_behind_haproxy_survive_kill_pause_and_shutdown_of_the_own
             assert final == replay
             assert client.reconnects >= 3
             await client.ws.close()
+
+        asyncio.run(body())
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("cluster_programs")
+def test_with_the_shipped_settings_a_kill_moves_every_table_within_5_s_and_no_state_goes_back(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """The shipped lease, heartbeat, call timeout and HAProxy checks, HAProxy balancing round robin
+    (so most sockets are relayed to their match's owner through Redis): robot matches are played
+    as fast as their robots answer; the process owning the most of them is killed (-9). Every
+    client's next move is accepted within 5 s of the kill, no client ever receives a state older
+    than one it had (`Client` checks every state), and the log holds every acknowledged move once."""
+    matches = 12
+    # Not a cluster setting: the robots answer a moment after each move (0.6 s shipped).
+    settings = {"GINRUMMY_ROBOT_DELAY": "0.2"}
+    with clusterproc.running_cluster(
+        postgres_url, env=settings, keep=tmp_path / "cluster", balance="roundrobin"
+    ) as cluster:
+
+        async def body() -> None:
+            import httpx
+
+            clients = []
+            async with httpx.AsyncClient(base_url=f"http://{cluster.lb}", timeout=30) as http:
+                for _ in range(matches):
+                    http.cookies.clear()
+                    cookie = str((await http.get("/api/me")).cookies["gr_guest"])
+                    http.cookies.clear()
+                    response = await http.post(
+                        "/api/matches",
+                        json={"level": "novice", "rules": {"preset": "classic", "target": 500}},
+                        headers={"Cookie": f"gr_guest={cookie}"},
+                    )
+                    assert response.status_code == 200, response.text
+                    clients.append(Client(cluster.lb, cookie, response.json()["match_id"]))
+            await asyncio.gather(*(client.connect() for client in clients))
+            owners = [_owner(postgres_url, client.match_id)[0] for client in clients]
+            victim = max(set(owners), key=owners.count)
+            # Round robin: sockets on a process that does not own their match (relayed through Redis).
+            relayed = [
+                c for c, owner in zip(clients, owners, strict=True) if c.served_by != owner.split("-")[0]
+            ]
+            assert relayed and all(c.served_by for c in clients)
+            rngs = [random.Random(i) for i in range(matches)]
+            start = time.monotonic()
+            killed_at = start + 4.0
+            stop = killed_at + 25.0
+
+            async def kill() -> None:
+                await asyncio.sleep(killed_at - time.monotonic())
+                await asyncio.to_thread(cluster.kill, cluster.server_named(victim))
+
+            await asyncio.gather(kill(), *(c.play_until(stop, r) for c, r in zip(clients, rngs, strict=True)))
+            waits = []  # kill -> the client's next accepted move (None: its match ended before)
+            for client in clients:
+                after = [at for at in client.acked_at if at > killed_at]
+                if not after and client.state["match"]["status"] == "over":
+                    waits.append(None)
+                    continue
+                assert after, f"match {client.match_id}: no move accepted after the kill"
+                waits.append(after[0] - killed_at)
+            moved = [w for w, owner in zip(waits, owners, strict=True) if owner == victim and w is not None]
+            assert moved and max(moved) <= 5.0, (
+                f"kill -9 -> next accepted move, s: {waits} (owner killed: {moved})"
+            )
+            assert max(w for w in waits if w is not None) <= 5.0, waits
+            for client in clients:
+                _check_log(postgres_url, client, 0)
+                await client.ws.close()
 
         asyncio.run(body())
 

@@ -606,8 +606,11 @@ class LeaseStore(Protocol):
         """Give the lease up at once (if still held with that epoch), so another process may take it."""
         ...
 
-    async def claim_expired(self, owner: str, ttl: float, prefix: str, limit: int) -> list[Lease]:
-        """Take over up to `limit` leases named `prefix`... whose holder let them run out."""
+    async def claim_expired(
+        self, owner: str, ttl: float, prefix: str, limit: int, lapsed_for: float = 0.0
+    ) -> list[Lease]:
+        """Take over up to `limit` leases named `prefix`... whose holder let them run out (at least
+        `lapsed_for` seconds ago)."""
         ...
 
     async def get_lease(self, name: str) -> Lease | None: ...

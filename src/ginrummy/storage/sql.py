@@ -13,12 +13,16 @@ within what is left of that time (another process holding the SQLite file, a Pos
 lock), fails with `StoreBusy` and has changed nothing; the caller says "try again shortly".
 
 Leases (many server processes on one PostgreSQL, see docs/deploy.md) run on a third thread of
-their own, so a heartbeat never waits behind a queue of writes. An event written under a lease is
-fenced: its insert selects the row only while the lease it is written under still has the
-writer's owner and epoch and has not run out (`FOR SHARE` on PostgreSQL, so a process taking the
-lease over waits for the commit and then rebuilds from a log that holds it); the others fail with
-`LeaseLost`, having written nothing. Lease times are the database's clock. A batch of events
-alone goes straight to the driver: on PostgreSQL its inserts and the commit are one round trip.
+their own, so a heartbeat never waits behind a queue of writes, and the heartbeat's renewal on a
+fourth, so it never waits behind claims either. Each lease job is a transaction of its own (a
+batch of claims and a renewal would hold rows of several processes at once, and two processes
+doing that deadlock), and every statement that locks many leases locks them in name order. An
+event written under a lease is fenced: its insert selects the row only while the lease it is
+written under still has the writer's owner and epoch and has not run out (`FOR SHARE` on
+PostgreSQL, so a process taking the lease over waits for the commit and then rebuilds from a log
+that holds it); the others fail with `LeaseLost`, having written nothing. Lease times are the
+database's clock. A batch of events alone goes straight to the driver: on PostgreSQL its inserts
+and the commit are one round trip.
 
 With SQLite the WAL is copied back into the database file by a checkpoint thread (commits never
 checkpoint themselves), so a commit with synchronous=NORMAL does no fsync at all.
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import queue
@@ -296,6 +301,7 @@ class _Lane:
     thread: threading.Thread | None = None
     conn: sa.Connection | None = None
     busy_ms: int = -1  # SQLite: the busy timeout last set on `conn` (-1: not yet)
+    alone: bool = False  # each job in a transaction of its own (no batches)
 
 
 class SqlStore:
@@ -322,7 +328,8 @@ class SqlStore:
         self._shared_connection = sqlite and normalize_url(url).database in (None, "", ":memory:")
         self._writer = _Lane("ginrummy-db-write")
         self._reader = _Lane("ginrummy-db-read")
-        self._leaser = _Lane("ginrummy-db-lease")  # started on the first lease operation
+        self._leaser = _Lane("ginrummy-db-lease", alone=True)  # started on the first lease operation
+        self._beater = _Lane("ginrummy-db-heartbeat", alone=True)  # the renewals, started on the first
         self._started = False
         self._checkpointer: _Checkpointer | None = None
         self._events_insert: tuple[str, tuple[str, ...] | None] | None = None
@@ -350,7 +357,7 @@ class SqlStore:
     async def close(self) -> None:
         """Finish the queued jobs, stop the workers and close the connections."""
         self._started = False
-        for lane in (self._writer, self._reader, self._leaser):
+        for lane in (self._writer, self._reader, self._leaser, self._beater):
             self._hand_over(lane)  # what was asked for before the close is done first
             if lane.thread is not None:
                 lane.queue.put(None)
@@ -374,6 +381,7 @@ class SqlStore:
         *,
         read: bool = False,
         lease: bool = False,
+        heartbeat: bool = False,
     ) -> asyncio.Future[T]:
         if not self._started:
             raise StoreError("the store is not started")
@@ -384,8 +392,8 @@ class SqlStore:
             lane = self._writer
         elif read:
             lane = self._reader
-        elif lease:
-            lane = self._leaser
+        elif lease or heartbeat:
+            lane = self._beater if heartbeat else self._leaser
             if lane.thread is None:
                 lane.thread = threading.Thread(target=self._work, args=(lane,), name=lane.name, daemon=True)
                 lane.thread.start()
@@ -404,7 +412,7 @@ class SqlStore:
             lane.queue.put(jobs)
 
     def _work(self, lane: _Lane) -> None:
-        limit = self.batch_limit
+        limit = 1 if lane.alone else self.batch_limit
         carry: list[_Job] = []  # jobs handed over that did not fit in the last batch
         try:
             while True:
@@ -1012,17 +1020,49 @@ class SqlStore:
         return await self._run(job, lease=True)
 
     async def renew_leases(self, owner: str, ttl: float) -> list[Lease]:
-        def job(conn: sa.Connection) -> list[Lease]:
+        """Renew every lease of `owner`: in one statement those no transaction holds locked, then
+        the others (a batch of events is being written under them: its fence holds them `FOR
+        SHARE`) in a job of the writer, so inside the writer's own transaction.
+
+        Waiting for those locks on the lease thread's connection would hold the rows renewed so
+        far while the writer's batch, in a later statement, may want one of them: the two would
+        deadlock (or queue behind one batch after another), the renewal would fail or come late,
+        and the leases of a busy process would run out under it.
+        """
+
+        def renew_free(conn: sa.Connection) -> tuple[list[Lease], list[str]]:
+            now = _db_now(self.engine.dialect.name)
+            free = (
+                sa.select(leases.c.name)
+                .where(leases.c.owner == owner)
+                .order_by(leases.c.name)
+                .with_for_update(skip_locked=True)
+            )
+            rows = conn.execute(
+                leases.update()
+                .where(leases.c.name.in_(free.scalar_subquery()), leases.c.owner == owner)
+                .values(expires_at=now + ttl)
+                .returning(*_LEASE_COLUMNS)
+            )
+            renewed = [_lease(row) for row in rows]
+            done = {lease.name for lease in renewed}
+            ours = conn.execute(sa.select(leases.c.name).where(leases.c.owner == owner)).scalars()
+            return renewed, sorted(name for name in ours if name not in done)
+
+        def renew_busy(conn: sa.Connection, names: list[str]) -> list[Lease]:
             now = _db_now(self.engine.dialect.name)
             rows = conn.execute(
                 leases.update()
-                .where(leases.c.owner == owner)
+                .where(leases.c.name.in_(names), leases.c.owner == owner)
                 .values(expires_at=now + ttl)
                 .returning(*_LEASE_COLUMNS)
             )
             return [_lease(row) for row in rows]
 
-        return await self._run(job, lease=True)
+        renewed, busy = await self._run(renew_free, heartbeat=True)
+        if busy:
+            renewed += await self._run(functools.partial(renew_busy, names=busy))
+        return renewed
 
     async def release_lease(self, lease: Lease) -> bool:
         def job(conn: sa.Connection) -> bool:
@@ -1037,10 +1077,12 @@ class SqlStore:
 
         return await self._run(job, lease=True)
 
-    async def claim_expired(self, owner: str, ttl: float, prefix: str, limit: int) -> list[Lease]:
+    async def claim_expired(
+        self, owner: str, ttl: float, prefix: str, limit: int, lapsed_for: float = 0.0
+    ) -> list[Lease]:
         def job(conn: sa.Connection) -> list[Lease]:
             now = _db_now(self.engine.dialect.name)
-            lapsed = sa.and_(leases.c.owner.is_not(None), leases.c.expires_at <= now)
+            lapsed = sa.and_(leases.c.owner.is_not(None), leases.c.expires_at <= now - lapsed_for)
             # SKIP LOCKED: processes scanning at once take different leases instead of queueing.
             some = (
                 sa.select(leases.c.name)
@@ -1560,7 +1602,7 @@ _PG_FENCED_INSERT = (
 #: `_lost_fences` on PostgreSQL: the leases of the names given still held, locked until the commit.
 _PG_HELD_LEASES = (
     "SELECT name, owner, epoch FROM leases WHERE name = ANY(%s)"
-    " AND expires_at > CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION) FOR SHARE"
+    " AND expires_at > CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION) ORDER BY name FOR SHARE"
 )
 
 

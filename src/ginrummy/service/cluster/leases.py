@@ -46,12 +46,17 @@ class LeaseKeeper:
         # When each lease claimed since the last renewal was claimed (a claim extends it too).
         self._claimed_at: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
+        self._closed = False
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._beat_forever())
+        """Start the heartbeat (once; also by the first claim, so that leases claimed while the
+        process starts up, rebuilding its matches, are renewed from the first)."""
+        if self._task is None and not self._closed:
+            self._task = asyncio.get_running_loop().create_task(self._beat_forever())
 
     async def close(self, *, release: bool = True) -> None:
         """Stop the heartbeat and (unless told not to) give every lease up at once."""
+        self._closed = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -86,15 +91,19 @@ class LeaseKeeper:
         started = self.clock()
         lease = await self.store.claim_lease(name, self.owner, self.ttl)
         if lease.owner == self.owner:
+            self.start()
             self.held[name] = lease
             self._claimed_at[name] = started
             self._changed.add(name)
         return lease
 
-    async def adopt(self, prefix: str, limit: int) -> list[Lease]:
-        """Take over up to `limit` leases named `prefix`... that their holders let run out."""
+    async def adopt(self, prefix: str, limit: int, lapsed_for: float = 0.0) -> list[Lease]:
+        """Take over up to `limit` leases named `prefix`... that their holders let run out (at
+        least `lapsed_for` seconds ago)."""
         started = self.clock()
-        taken = await self.store.claim_expired(self.owner, self.ttl, prefix, limit)
+        taken = await self.store.claim_expired(self.owner, self.ttl, prefix, limit, lapsed_for)
+        if taken:
+            self.start()
         for lease in taken:
             self.held[lease.name] = lease
             self._claimed_at[lease.name] = started
@@ -121,6 +130,11 @@ class LeaseKeeper:
                 # Not renewed for longer than they last: they have run out in the database.
                 self._lose([name for name in self.held if name not in self._changed])
             return
+        took = self.clock() - started
+        if took > self.heartbeat:
+            log.warning(
+                "renewing %d leases took %.2f s (the heartbeat is %g s)", len(renewed), took, self.heartbeat
+            )
         self._renewed_at = started
         self._claimed_at = {name: at for name, at in self._claimed_at.items() if at > started}
         lost = [name for name in self.held if name not in renewed and name not in self._changed]
@@ -140,8 +154,11 @@ class LeaseKeeper:
                 log.exception("handling the loss of lease %s failed", name)
 
     async def _beat_forever(self) -> None:
+        # At a steady rate: a slow renewal (a busy database) does not push every later one back.
+        due = self.clock()
         while True:
-            await asyncio.sleep(self.heartbeat)
+            due = max(due + self.heartbeat, self.clock())
+            await asyncio.sleep(due - self.clock())
             try:
                 await self.beat()
             except Exception:

@@ -54,6 +54,8 @@ LIVE = "gr:live"  # a process asks every other for the public matches it runs (t
 #: The live games gathered from the other processes are kept this long (seconds): the home page of
 #: every visitor asks for them, and a broadcast with an answer from every process per visit costs.
 LIVE_KEPT = 1.0
+#: Seconds between claims of a match whose owner is gone while a socket waits for its lease to run out.
+OWNER_GONE_POLL = 0.25
 #: Service calls another process may ask the owner of a match (rooms and rematches), of the
 #: pool (quick pairing) or of a tournament to make.
 SERVICE_CALLS = frozenset(
@@ -452,6 +454,11 @@ class ClusterNode:
         to its inbox) is waited for until its lease runs out, and the match is taken over."""
         deadline = time.monotonic() + self.keeper.ttl + self.keeper.heartbeat
         while True:
+            if match_id in self.service.live and self.keeper.fresh(MATCH + match_id) is None:
+                # Held here but not renewed for a lease's length (this process stalled): another
+                # may have taken it and moved on, so this copy may be old. Given up and claimed
+                # again: rebuilt from the log if still ours, else relayed to the new owner.
+                self._evict(match_id, "its lease was not renewed in time")
             try:
                 return await self.service.get_live(match_id)
             except OwnedElsewhere as exc:
@@ -479,7 +486,7 @@ class ClusterNode:
                 return table
             if time.monotonic() > deadline:
                 raise Unavailable("the server of this table is gone; it moves in a moment", 1.0)
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(OWNER_GONE_POLL)
 
     def _relay(self, match_id: str, owner: str) -> RemoteTable | None:
         table = self.remote.get(match_id)
@@ -686,7 +693,12 @@ class ClusterNode:
     async def _answer(self, call: dict[str, Any]) -> Refusal | None:
         match_id, op, node = call["m"], call["op"], call["from"]
         live = self.service.live.get(match_id)
-        if live is None or live.closed or MATCH + match_id not in self.keeper.held:
+        if live is None and op != "close" and self.keeper.fresh(MATCH + match_id) is not None:
+            # Ours and being rebuilt (just taken over): answer once it is, not "moved" (the
+            # page would only reconnect to this same process).
+            with contextlib.suppress(ServiceError, StoreError):
+                live = await self.service.get_live(match_id)
+        if live is None or live.closed or self.keeper.fresh(MATCH + match_id) is None:
             if op == "close":
                 return None
             return Refusal("moved", "the table moved to another server; it reconnects")
@@ -757,15 +769,14 @@ class ClusterNode:
         """Adopt matches whose owner let the lease run out, take the pool's lease if it is free,
         adopt tournaments whose owner let the lease run out, and forget sockets of processes that
         are gone."""
-        adopted = await self.keeper.adopt(MATCH, self.config.adopt_limit)
-        for lease in adopted:
-            match_id = lease.name.removeprefix(MATCH)
-            row = await self.service.store.get_match(match_id)
-            if row is None or row.status == "over":
-                await self.keeper.release(lease.name)
-                continue
-            log.info("match %s: taken over from a server that is gone (epoch %d)", match_id, lease.epoch)
-            await self._take([match_id])
+        # A match with a page waiting for it is claimed by the process holding that page's socket
+        # (it tries every OWNER_GONE_POLL): played there, not relayed, and the rebuilds of a killed
+        # process's matches spread over the processes its pages reconnected to. The others
+        # (nobody looking) are adopted a heartbeat after their lease ran out.
+        adopted = await self.keeper.adopt(MATCH, self.config.adopt_limit, lapsed_for=self.keeper.heartbeat)
+        # Side by side: the reads of every rebuild share the database's round trips, and a page
+        # waiting for one of them does not wait for all the others before it.
+        await asyncio.gather(*(self._adopted(lease) for lease in adopted))
         if POOL not in self.keeper.held and not self.handing_over:
             await self._claim_pool()  # one statement: learns who runs the pool, or takes it over
         for lease in await self.keeper.adopt(TOURNAMENT, self.config.adopt_limit):
@@ -800,6 +811,20 @@ class ClusterNode:
                     del pages[page_id]
                     if tournament is not None:
                         tournament.disconnect(page)
+
+    async def _adopted(self, lease: Lease) -> None:
+        """Rebuild a match whose lease this process adopted (or let the lease go if it is over)."""
+        match_id = lease.name.removeprefix(MATCH)
+        try:
+            row = await self.service.store.get_match(match_id)
+        except StoreError:
+            log.warning("match %s: could not be read to take it over", match_id, exc_info=True)
+            return
+        if row is None or row.status == "over":
+            await self.keeper.release(lease.name)
+            return
+        log.info("match %s: taken over from a server that is gone (epoch %d)", match_id, lease.epoch)
+        await self._take([match_id])
 
     async def _bus_back(self) -> None:
         """The bus lost messages while it was down: relayed pages reconnect for a fresh state.

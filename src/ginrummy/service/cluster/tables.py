@@ -49,6 +49,21 @@ def match_channel(match_id: str) -> str:
     return f"gr:m:{match_id}"
 
 
+_STATE_HEADS = ('{"type":"state","version":', '{"type":"spectate","version":')
+
+
+def state_version(text: str) -> int | None:
+    """The version of a state (or spectator state) message as the owner's `LiveMatch` writes it
+    (its first two keys), or None for any other message."""
+    for head in _STATE_HEADS:
+        if text.startswith(head):
+            end = len(head)
+            while end < len(text) and text[end].isdigit():
+                end += 1
+            return int(text[len(head) : end]) if end > len(head) else None
+    return None
+
+
 class ChannelSeat:
     """At the owner: every socket of one seat (or the spectators) on other processes, as one connection."""
 
@@ -154,6 +169,7 @@ class RemoteTable:
         self._guests = {s.guest_id: s.seat for s in row.seats if s.guest_id is not None}
         self.conns: dict[int, set[Connection]] = {}
         self._last: dict[int, str] = {}  # the last state of each seat, for a second socket of it
+        self._version: dict[int, int] = {}  # the version of that state
         self.closed = False
         self.ready = asyncio.Event()  # set once it listens to the match's channel
         self._tasks: set[asyncio.Task[None]] = set()
@@ -170,7 +186,16 @@ class RemoteTable:
                 self.node.drop_table(self, "the table moved to another server")
             return
         seat = WATCHERS if head == "W" else int(head[1:])
-        if body.startswith('{"type":"state"') or body.startswith('{"type":"spectate"'):
+        version = state_version(body)
+        if version is not None:
+            if version < self._version.get(seat, -1):
+                # An older copy than one already sent (a process that lost the match and has not
+                # heard yet publishes on the same channel): never shown to a socket.
+                log.info(
+                    "match %s: dropped a state of version %d after %d", self.id, version, self._version[seat]
+                )
+                return
+            self._version[seat] = version
             self._last[seat] = body
         for conn in list(self.conns.get(seat, ())):
             conn.send_text(body)
@@ -199,6 +224,7 @@ class RemoteTable:
             return
         del self.conns[seat]
         self._last.pop(seat, None)
+        self._version.pop(seat, None)
         if not self.closed:
             self._spawn(self._call_quietly("close", seat=seat))
         if not self.conns:

@@ -57,6 +57,7 @@ function update() {
 }
 
 function onMessage(message) {
+  if (message.type === "state" && state.isStale(message)) return; // never go back to an older table
   if (message.type === "state") {
     const wasMine = state.myTurn();
     const before = state.version;

@@ -177,13 +177,20 @@ function renderTable(message) {
 
 setInterval(() => tickDeadlines(root), 250);
 
+let shownVersion = -1; // the version on the page: an older copy (after a server failover) is not shown
+
 function connect(attempt = 0) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/ws/watch/${encodeURIComponent(matchId)}`);
+  ws.addEventListener("open", () => {
+    attempt = 0; // the next reconnect starts from the shortest pause again
+  });
   ws.addEventListener("message", (event) => {
     const message = parseJson(event.data);
     if (message.type === "error") root.replaceChildren(h("p", { class: "error" }, message.message));
     if (message.type !== "spectate" || !message.view) return;
+    if (message.version < shownVersion) return;
+    shownVersion = message.version;
     if (message.match.game && message.match.game !== "gin") renderTable(message);
     else render(message);
   });

@@ -25,6 +25,15 @@ export class GameState {
     this.timedOut = [];
   }
 
+  /**
+   * True when `message` is older than the state on the table (a lower version of this match): it
+   * is not shown. After a server failover a copy from a process that lost the match may still come;
+   * the newer state follows at once.
+   */
+  isStale(message) {
+    return Boolean(this.message) && typeof message.version === "number" && message.version < this.message.version;
+  }
+
   /** Take a new state message; returns true when it deals a new hand. */
   update(message) {
     const before = this.message;
