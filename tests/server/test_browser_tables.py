@@ -235,9 +235,10 @@ def own_and_known(view: dict[str, Any]) -> tuple[set[str], dict[int, set[str]]]:
 
 
 def shown_cards(view: dict[str, Any]) -> set[str]:
-    """The cards a view names, but for those of discards, melds and layoffs in its history (a card
-    discarded long ago may come back from a turned-over stock into a hand): a history's draws still
-    count, since a stock draw must never name another seat's card."""
+    """The cards a view names, but for those in its history of what was public or its own when it
+    happened (discards, melds, layoffs, draws from the discard pile, its own stock draws): such a
+    card may come back from a turned-over stock into another hand. Another seat's stock draw still
+    counts: it must never name a card."""
     tables = view.get("tables") or [view]
     found = cards_in({k: v for k, v in view.items() if k not in ("history", "tables")})
     for table in tables:
@@ -245,7 +246,10 @@ def shown_cards(view: dict[str, Any]) -> set[str]:
         found |= {
             entry["card"]
             for entry in table["history"]
-            if entry["action"]["type"] == "draw" and entry.get("card")
+            if entry["action"]["type"] == "draw"
+            and entry["action"].get("source") == "stock"
+            and entry["seat"] != view.get("seat")
+            and entry.get("card")
         }
     return found
 
@@ -269,6 +273,10 @@ def cross_check(guests: list[Guest]) -> int:
             for version, state in mine.items():
                 other = theirs.get(version)
                 if other is None or other["view"]["hand_number"] != state["view"]["hand_number"]:
+                    continue
+                if "over" in {t.get("phase") for t in state["view"].get("tables") or [state["view"]]}:
+                    # The deal is over: its result shows every hand and the deal itself, as at a
+                    # real table (leak_scan checks those frames against the record).
                     continue
                 seat = other["match"]["seat"]
                 their_hand, _ = own_and_known(other["view"])
