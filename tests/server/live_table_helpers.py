@@ -150,7 +150,9 @@ async def play_to_end(
 ) -> None:
     """Connect every person, play their moves until the game is over; now and then a person leaves
     for a while (a stand-in robot may play for them) and comes back, and fetches what a page fetches.
-    `watch`: a spectator watches from the start; `late_watch`: another arrives at that step."""
+    `watch`: a spectator watches from the start; `late_watch`: another arrives at the first step
+    that starts with the table at that version or later (counted in versions, not steps, so a
+    game that robots and stand-ins play quickly still gets its late spectator before it ends)."""
     live = table.live
     humans = sorted(table.guests)
     for seat in humans:
@@ -167,7 +169,7 @@ async def play_to_end(
     while live.status != "over":
         steps += 1
         table.wake.clear()
-        if steps == late_watch:
+        if late_watch is not None and table.late_watcher is None and live.version >= late_watch:
             table.late_watcher = Recorder(table.wake)
             live.watch(table.late_watcher)
         for seat in humans:
