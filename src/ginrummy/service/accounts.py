@@ -17,7 +17,7 @@ import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -25,7 +25,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from .errors import BadRequest, Conflict, Forbidden, NameTaken, RateLimited, WrongPassword
 from .identity import Device
 from .names import refuse_invisible
-from .ports import AccountRow, GuestRow, SignInFailures, Store, StoreError
+from .ports import AccountRow, AccountStore, GuestRow, GuestStore, SignInFailures, StoreError
 
 __all__ = [
     "AccountService",
@@ -144,12 +144,16 @@ class SignedIn:
     account: AccountRow
 
 
+class AccountPorts(AccountStore, GuestStore, SignInFailures, Protocol):
+    """The storage an account service uses: accounts, their guests, failed sign-ins."""
+
+
 class AccountService:
     """Claim, sign in, rename. Sessions and signing out are `GameService`'s (they are cookies)."""
 
     def __init__(
         self,
-        store: Store,
+        store: AccountPorts,
         *,
         clock: Callable[[], float] = time.time,
         hasher: PasswordHasher | None = None,

@@ -25,7 +25,7 @@ from ..rules import (
     new_game,
 )
 from .errors import Refusal
-from .ports import EventRow, Lease, MatchRow, Store, StoreError
+from .ports import EventRow, EventStore, Lease, MatchRow, StoreError
 
 __all__ = ["ActionLog", "game_of"]
 
@@ -60,7 +60,7 @@ class ActionLog:
         match_id: str,
         game: Game,
         version: int,
-        store: Store,
+        store: EventStore,
         played: list[int] | None = None,
         acted: list[int] | None = None,
     ) -> None:
@@ -78,12 +78,12 @@ class ActionLog:
         self.lock = asyncio.Lock()
 
     @classmethod
-    def fresh(cls, row: MatchRow, store: Store) -> ActionLog:
+    def fresh(cls, row: MatchRow, store: EventStore) -> ActionLog:
         """The log of a match just stored: nothing to read back, no action yet."""
         return cls(row.id, game_of(row), 0, store)
 
     @classmethod
-    async def rebuild(cls, row: MatchRow, store: Store) -> ActionLog:
+    async def rebuild(cls, row: MatchRow, store: EventStore) -> ActionLog:
         """The match as its stored events left it; `StoreError` if the log has a gap or does not replay."""
         game = game_of(row)
         events = await store.events(row.id)

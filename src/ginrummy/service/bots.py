@@ -15,12 +15,12 @@ import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from .accounts import clean_account_name, name_key
 from .errors import Conflict, Forbidden, NameTaken, NotFound, Unauthorized
 from .identity import new_guest_id
-from .ports import AccountRow, BotRow, GuestRow, SeatRow, Store, StoreError
+from .ports import AccountRow, AccountStore, BotRow, BotStore, GuestRow, GuestStore, SeatRow, StoreError
 
 __all__ = ["BOTS_PER_OWNER", "BotAccounts", "BotIdentity", "TOKEN_PREFIX", "hash_token"]
 
@@ -48,10 +48,14 @@ class BotIdentity:
         return self.bot.guest_id
 
 
+class BotPorts(BotStore, AccountStore, GuestStore, Protocol):
+    """The storage bot accounts use: the bots, their accounts and guests."""
+
+
 class BotAccounts:
     """Make bots, issue and revoke their tokens, and tell which guests are bots."""
 
-    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
+    def __init__(self, store: BotPorts, clock: Callable[[], float]) -> None:
         self.store = store
         self.clock = clock
         #: Bots seen so far, by guest id (a bot never stops being one; its token is re-read on use).

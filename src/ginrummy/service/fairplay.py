@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import SameAddress
-from .ports import FlagRow, Store, StoreError
+from .ports import FairPlayStore, FlagRow, StoreError
 from .ratings import GAME
 
 __all__ = [
@@ -69,7 +69,9 @@ def known(address: str | None) -> str | None:
 class FairPlay:
     """The fair-play rules of rated play for one service."""
 
-    def __init__(self, store: Store, clock: Callable[[], float], *, rated_same_address: bool = False) -> None:
+    def __init__(
+        self, store: FairPlayStore, clock: Callable[[], float], *, rated_same_address: bool = False
+    ) -> None:
         self.store = store
         self.clock = clock
         self.rated_same_address = rated_same_address

@@ -11,11 +11,11 @@ board is ever reset: at 00:00:00 UTC the boards simply read the buckets of the n
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import BadRequest
 from .multi_ratings import RATED_GAMES
-from .ports import BoardLine, BoardPart, Store
+from .ports import AccountStore, BoardLine, BoardPart, GuestStore, RatingStore
 from .ratings import GAME, public_rating
 
 __all__ = [
@@ -66,10 +66,14 @@ def board_game(kind: str, game: str | None) -> str:
     return game
 
 
+class BoardPorts(RatingStore, AccountStore, GuestStore, Protocol):
+    """The storage the boards read: the boards themselves and the names on them."""
+
+
 class Leaderboards:
     """The boards as pages show them: lines with names, and the asker's own line even outside the top."""
 
-    def __init__(self, store: Store, clock: Callable[[], float]) -> None:
+    def __init__(self, store: BoardPorts, clock: Callable[[], float]) -> None:
         self.store = store
         self.clock = clock
 

@@ -1,4 +1,10 @@
-"""The storage port: the records the web service keeps and the store interface it needs."""
+"""The storage ports: the records the web service keeps and what it needs from storage.
+
+One narrow port per aggregate (guests, matches and their moves, analyses, accounts, bots,
+ratings and boards, tournaments, fair play, failed sign-ins, leases); a use case depends on the
+ports it uses (`ActionLog` on `EventStore` alone, `FairPlay` on `FairPlayStore`), and `Store` is
+all of them, what `storage.sql.SqlStore` implements and the service's host hands out.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +14,20 @@ from typing import Any, Literal, Protocol
 
 __all__ = [
     "AccountRow",
+    "AccountStore",
     "AnalysisRow",
     "AnalysisStatus",
+    "AnalysisStore",
     "BoardLine",
     "BoardPart",
     "BotRow",
+    "BotStore",
     "EventRow",
+    "EventStore",
+    "FairPlayStore",
     "FlagRow",
     "GuestRow",
+    "GuestStore",
     "Lease",
     "LeaseLost",
     "LeaseStore",
@@ -23,10 +35,12 @@ __all__ = [
     "MatchOutcome",
     "MatchRow",
     "MatchStatus",
+    "MatchStore",
     "PlayerLine",
     "PlayerStats",
     "RatingPoint",
     "RatingRow",
+    "RatingStore",
     "RatingUpdate",
     "SeatRow",
     "SignInFailures",
@@ -35,6 +49,7 @@ __all__ = [
     "StoreError",
     "TournamentPlayer",
     "TournamentRow",
+    "TournamentStore",
 ]
 
 #: robot: a person against a robot; room: friends by a private link; online: strangers paired by
@@ -334,16 +349,8 @@ class SignInFailures(Protocol):
         ...
 
 
-class Store(SignInFailures, Protocol):
-    """What the service needs from storage. Every write is committed when the awaitable returns."""
-
-    async def start(self) -> None: ...
-
-    async def close(self) -> None: ...
-
-    async def get_or_create_setting(self, key: str, value: str) -> str:
-        """The stored value of `key`, storing `value` first if there is none."""
-        ...
+class GuestStore(Protocol):
+    """Guests and their sessions: who a cookie names."""
 
     async def create_guest(self, guest: GuestRow) -> None: ...
 
@@ -372,6 +379,24 @@ class Store(SignInFailures, Protocol):
         stops working); the new epoch."""
         ...
 
+
+class EventStore(Protocol):
+    """A match's moves: appended one by one, read back to rebuild it."""
+
+    async def append_event(self, match_id: str, event: EventRow, fence: Lease | None = None) -> None:
+        """Append one action; raises `StoreError` if that sequence number exists already.
+
+        With `fence`, the action is written only while that lease is held (same owner and epoch,
+        not run out), in the same transaction; otherwise `LeaseLost` and nothing is written.
+        """
+        ...
+
+    async def events(self, match_id: str) -> list[EventRow]: ...
+
+
+class MatchStore(EventStore, Protocol):
+    """Matches: their seats, their moves (`EventStore`), their ends, who played what."""
+
     async def create_match(self, match: MatchRow) -> None: ...
 
     async def create_matches(self, matches: list[MatchRow], fence: Lease | None = None) -> None:
@@ -391,16 +416,6 @@ class Store(SignInFailures, Protocol):
         False if the seat was taken."""
         ...
 
-    async def append_event(self, match_id: str, event: EventRow, fence: Lease | None = None) -> None:
-        """Append one action; raises `StoreError` if that sequence number exists already.
-
-        With `fence`, the action is written only while that lease is held (same owner and epoch,
-        not run out), in the same transaction; otherwise `LeaseLost` and nothing is written.
-        """
-        ...
-
-    async def events(self, match_id: str) -> list[EventRow]: ...
-
     async def finish_match(
         self,
         match_id: str,
@@ -417,6 +432,20 @@ class Store(SignInFailures, Protocol):
     async def set_rematch(self, match_id: str, rematch: MatchRow) -> str:
         """Create `rematch` and link it, unless a rematch exists already; returns the rematch's id."""
         ...
+
+    async def live_matches(self, active_since: float | None = None) -> list[MatchRow]:
+        """Every match not over yet; with `active_since`, only those created or played since then."""
+        ...
+
+    async def matches_of(self, guest_id: str, limit: int = 100) -> list[MatchRow]:
+        """The guest's matches, newest first."""
+        ...
+
+    # -- accounts ----------------------------------------------------------------
+
+
+class AnalysisStore(Protocol):
+    """Replay analyses: queued, made, kept."""
 
     async def request_analysis(self, match_id: str, engine: str, at: float) -> AnalysisRow:
         """The analysis of `match_id`: the stored one when it exists and was made (or is being made)
@@ -442,15 +471,9 @@ class Store(SignInFailures, Protocol):
         """The matches whose analysis is queued or was running, oldest request first."""
         ...
 
-    async def live_matches(self, active_since: float | None = None) -> list[MatchRow]:
-        """Every match not over yet; with `active_since`, only those created or played since then."""
-        ...
 
-    async def matches_of(self, guest_id: str, limit: int = 100) -> list[MatchRow]:
-        """The guest's matches, newest first."""
-        ...
-
-    # -- accounts ----------------------------------------------------------------
+class AccountStore(Protocol):
+    """Accounts: a guest that claimed its name."""
 
     async def create_account(self, account: AccountRow) -> None:
         """Claim a guest; raises `StoreError` if the name or the guest is taken already."""
@@ -467,6 +490,10 @@ class Store(SignInFailures, Protocol):
         ...
 
     # -- bot accounts ----------------------------------------------------------------
+
+
+class BotStore(Protocol):
+    """Bot accounts and their tokens."""
 
     async def create_bot(self, guest: GuestRow, account: AccountRow, bot: BotRow) -> None:
         """Make the bot's guest, account and bot rows in one transaction; raises `StoreError` if the
@@ -486,6 +513,10 @@ class Store(SignInFailures, Protocol):
         ...
 
     # -- ratings, statistics, leaderboards -----------------------------------------
+
+
+class RatingStore(Protocol):
+    """Ratings, their history, statistics and the leaderboards made from finished matches."""
 
     async def get_ratings(self, guest_ids: list[str], game: str) -> dict[str, RatingRow]: ...
 
@@ -512,6 +543,10 @@ class Store(SignInFailures, Protocol):
         ...
 
     # -- tournaments ---------------------------------------------------------------
+
+
+class TournamentStore(Protocol):
+    """Tournaments: their players, rounds, byes and matches."""
 
     async def create_tournament(self, tournament: TournamentRow) -> None: ...
 
@@ -559,6 +594,10 @@ class Store(SignInFailures, Protocol):
 
     # -- fair play -------------------------------------------------------------------
 
+
+class FairPlayStore(Protocol):
+    """What fair play checks: the addresses guests play from, their games together, the flags raised."""
+
     async def note_address(self, guest_id: str, address: str, at: float) -> None:
         """Remember that `guest_id` entered rated play from `address` at `at`."""
         ...
@@ -582,6 +621,30 @@ class Store(SignInFailures, Protocol):
 
     async def flags(self, limit: int) -> list[FlagRow]:
         """The `limit` newest suspicious results, newest first."""
+        ...
+
+
+class Store(
+    GuestStore,
+    MatchStore,
+    AnalysisStore,
+    AccountStore,
+    BotStore,
+    RatingStore,
+    TournamentStore,
+    FairPlayStore,
+    SignInFailures,
+    Protocol,
+):
+    """Everything the service needs from storage, one port per aggregate above (a use case
+    depends only on the ports it uses). Every write is committed when the awaitable returns."""
+
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def get_or_create_setting(self, key: str, value: str) -> str:
+        """The stored value of `key`, storing `value` first if there is none."""
         ...
 
 
