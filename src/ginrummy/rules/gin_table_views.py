@@ -57,6 +57,15 @@ class TableHandView:
     showdown: dict[str, Any] | None
 
     def to_json(self) -> dict[str, Any]:
+        data = self.to_json_parts()
+        data["history"] = [dict(h) for h in self.history]
+        data["hand"] = self.hand.to_json() if self.hand is not None else None
+        data["showdown"] = self.showdown
+        return data
+
+    def to_json_parts(self) -> dict[str, Any]:
+        """`to_json()` without its `history`, `hand` and `showdown`: the part of a hand every seat
+        sees alike while it is played (a host adds the rest, the history as it grows)."""
         return {
             "players": list(self.players),
             "dealer": self.dealer,
@@ -66,9 +75,6 @@ class TableHandView:
             "discard_pile": [str(c) for c in self.discard_pile],
             "stock_count": self.stock_count,
             "known": [self.known[0].to_json(), self.known[1].to_json()],
-            "history": [dict(h) for h in self.history],
-            "hand": self.hand.to_json() if self.hand is not None else None,
-            "showdown": self.showdown,
         }
 
     @classmethod
@@ -134,9 +140,18 @@ def _check_history(history: list[dict[str, Any]], players: tuple[int, int]) -> N
             raise ViewError(f"history entry {number}: {exc}") from None
 
 
+#: Each history step as the game's seats name it, made once: steps are interned and a hand has
+#: one of few seat pairs, so views share these objects (read them, do not change them).
+_MAPPED: dict[tuple[PublicStep, tuple[int, ...]], dict[str, Any]] = {}
+
+
 def _map_entry(step: PublicStep, seats: tuple[int, ...]) -> dict[str, Any]:
-    mapped = step.to_json()
-    mapped["seat"] = seats[step.seat]
+    key = (step, seats)
+    mapped = _MAPPED.get(key)
+    if mapped is None:
+        mapped = step.to_json()
+        mapped["seat"] = seats[step.seat]
+        _MAPPED[key] = mapped
     return mapped
 
 

@@ -24,7 +24,7 @@ import json
 from functools import reduce
 from typing import Any, Protocol
 
-from ..rules import Game, Match, PublicStep, Rules, RummyView, seed_commitment
+from ..rules import Game, GinTableView, Match, PublicStep, Rules, RummyView, seed_commitment
 from .errors import encodable
 from .spectate import common, spectator_view
 
@@ -229,10 +229,10 @@ _OWN_KEYS = ("seat", "hand", "legal")
 class TableWire:
     """The messages of three-player Gin, team Gin and Rummy: the views' JSON and the deals' proofs.
 
-    A finished deal's view is encoded once per seat; the Rummy hand being played is encoded with
-    its history as it grows (a hand can run to hundreds of steps, and each entry never changes),
-    the rules once, and the part every seat's view shares (the table, the pile, the counts) once a
-    version, whichever seat is sent it first.
+    A finished deal's view is encoded once per seat; the deal being played is encoded with each
+    hand's history as it grows (a hand can run to hundreds of steps, and each entry never changes),
+    the rules once, and in Rummy the part every seat's view shares (the table, the pile, the
+    counts) once a version, whichever seat is sent it first (`benchmarks/bench_wire.py`).
     """
 
     def __init__(self, game: Game) -> None:
@@ -240,6 +240,9 @@ class TableWire:
         self._rules_json, self._rules_text = rules_texts(game.rules)
         self._finished_cache: dict[tuple[int, int, bool], str] = {}
         self._history_cache: dict[int, tuple[int, int, str]] = {}  # seat -> (deal, entries, text)
+        # Gin tables: (seat, table) -> (deal, over, entries, text) of that hand's history as the
+        # seat sees it (made afresh once the hand is over: a face-down knock shows its card)
+        self._table_history: dict[tuple[int, int], tuple[int, bool, int, str]] = {}
         self._commitments: tuple[tuple[int, ...], list[str]] = ((), [])
         self._shared: tuple[int, str] = (-1, "")  # (version, the shared keys of a Rummy view as text)
 
@@ -283,6 +286,8 @@ class TableWire:
     def _playing_text(self, seat: int, version: int) -> str:
         """`seat`'s view of the deal being played at `version` of the match, as text."""
         view = self.game.view(seat)
+        if isinstance(view, GinTableView):
+            return self._gin_table_text(view)
         if not isinstance(view, RummyView):
             return dumps(view.to_json())
         data, entries = view.to_json_parts()
@@ -301,6 +306,41 @@ class TableWire:
             self._shared = (version, shared)
         rules = rules_texts(view.rules)[1]
         return f'{dumps(own)[:-1]},{shared},"rules":{rules},"history":[{text}]}}'
+
+    def _gin_table_text(self, view: GinTableView) -> str:
+        """A three-player or team Gin view of the deal being played, as text: each hand's history
+        encoded as it grows (an entry never changes until the hand is over, when a face-down
+        knock shows its card and the text is made afresh), the rules once."""
+        tables = []
+        for index, table in enumerate(view.tables):
+            entries, over, key = table.history, table.phase == "over", (view.seat, index)
+            number, was_over, count, history = self._table_history.get(key, (0, False, 0, ""))
+            if number != view.hand_number or count > len(entries) or over != was_over:
+                number, count, history = view.hand_number, 0, ""
+            if count < len(entries):
+                new = ",".join(dumps(entry) for entry in entries[count:])
+                history = f"{history},{new}" if history else new
+                count = len(entries)
+            self._table_history[key] = (number, over, count, history)
+            hand = table.hand.to_json() if table.hand is not None else None
+            tables.append(
+                f'{dumps(table.to_json_parts())[:-1]},"history":[{history}],'
+                f'"hand":{dumps(hand)},"showdown":{dumps(table.showdown)}}}'
+            )
+        head = {
+            "game": view.game,
+            "seat": view.seat,
+            "players": view.players,
+            "dealer": view.dealer,
+            "hand_number": view.hand_number,
+            "scores": list(view.scores),
+        }
+        legal = [action.to_json() for action in view.legal]
+        result = view.round.to_json() if view.round is not None else None
+        return (
+            f'{dumps(head)[:-1]},"rules":{rules_texts(view.rules)[1]},"tables":[{",".join(tables)}],'
+            f'"legal":{dumps(legal)},"round":{dumps(result)}}}'
+        )
 
     def _view_text(self, seat: int, number: int, version: int) -> str:
         game = self.game
