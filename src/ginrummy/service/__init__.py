@@ -1,7 +1,7 @@
 """The web platform's use cases, with no HTTP and no SQL: guests and accounts, rooms and pairing,
 live matches and what each seat or spectator may see, replays, ratings and leaderboards, bots,
-tournaments (`tournaments`) and many processes as one site (`cluster`); storage sits behind a port
-(`ports.Store`)."""
+tournaments (`tournaments`) and many processes as one site (`cluster`); storage sits behind the
+ports of `ports`."""
 
 from .config import ServiceConfig
 from .errors import (
