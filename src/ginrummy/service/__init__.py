@@ -1,4 +1,7 @@
-"""Use cases of the web platform: guests, rooms, live matches, replays (storage behind a port)."""
+"""The web platform's use cases, with no HTTP and no SQL: guests and accounts, rooms and pairing,
+live matches and what each seat or spectator may see, replays, ratings and leaderboards, bots,
+tournaments (`tournaments`) and many processes as one site (`cluster`); storage sits behind the
+ports of `ports`."""
 
 from .config import ServiceConfig
 from .errors import (
