@@ -6,14 +6,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ...service.ports import (
-    AccountRow,
-    StoreError,
-)
-from ..schema import (
-    accounts,
-    guests,
-)
+from ...service.ports import AccountRow, StoreError
+from ..schema import accounts, guests
 from .common import _chunks
 from .writer import StoreBase
 

@@ -7,14 +7,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ...service.ports import (
-    AnalysisRow,
-    AnalysisStatus,
-    StoreError,
-)
-from ..schema import (
-    analyses,
-)
+from ...service.ports import AnalysisRow, AnalysisStatus, StoreError
+from ..schema import analyses
 from .common import _compact, _insert_ignore
 from .writer import StoreBase
 

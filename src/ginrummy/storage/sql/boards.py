@@ -7,14 +7,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ...service.ports import (
-    BoardLine,
-    BoardPart,
-)
-from ..schema import (
-    ratings,
-    score_buckets,
-)
+from ...service.ports import BoardLine, BoardPart
+from ..schema import ratings, score_buckets
 from .writer import StoreBase
 
 

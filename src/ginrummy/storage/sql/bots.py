@@ -6,17 +6,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ...service.ports import (
-    AccountRow,
-    BotRow,
-    GuestRow,
-    StoreError,
-)
-from ..schema import (
-    accounts,
-    bots,
-    guests,
-)
+from ...service.ports import AccountRow, BotRow, GuestRow, StoreError
+from ..schema import accounts, bots, guests
 from .common import _chunks
 from .writer import StoreBase
 

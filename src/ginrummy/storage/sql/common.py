@@ -11,7 +11,7 @@ from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 
 #: One JSON encoder for every action written, not a new one per action.
-_compact = json.JSONEncoder(separators=(",", ":")).encode  # one encoder, not a new one per action
+_compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
 def _db_now(dialect: str) -> Any:

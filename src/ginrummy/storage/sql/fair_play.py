@@ -6,15 +6,8 @@ import json
 
 import sqlalchemy as sa
 
-from ...service.ports import (
-    FlagRow,
-)
-from ..schema import (
-    fair_play_flags,
-    guest_addresses,
-    matches,
-    player_matches,
-)
+from ...service.ports import FlagRow
+from ..schema import fair_play_flags, guest_addresses, matches, player_matches
 from .common import _insert_for
 from .writer import StoreBase
 

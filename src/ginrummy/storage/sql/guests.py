@@ -6,17 +6,8 @@ from typing import cast
 
 import sqlalchemy as sa
 
-from ...service.ports import (
-    GuestRow,
-    StoreError,
-)
-from ..schema import (
-    accounts,
-    guests,
-    sessions,
-    settings,
-    sign_in_failures,
-)
+from ...service.ports import GuestRow, StoreError
+from ..schema import accounts, guests, sessions, settings, sign_in_failures
 from .common import _chunks
 from .writer import StoreBase
 

@@ -1,6 +1,8 @@
 """Leases of live things when many server processes share one database (see docs/deploy.md).
 
-Each lease job runs alone on a lane of its own (the renewals on another); times are the database's clock."""
+Each lease job runs alone on a lane of its own (the renewals on another); lease times are the
+database's clock.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +11,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ...service.ports import (
-    Lease,
-)
-from ..schema import (
-    leases,
-)
+from ...service.ports import Lease
+from ..schema import leases
 from .common import _db_now, _insert_ignore
 from .writer import StoreBase
 

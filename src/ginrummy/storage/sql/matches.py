@@ -8,19 +8,8 @@ from typing import Any, cast
 
 import sqlalchemy as sa
 
-from ...service.ports import (
-    EventRow,
-    Lease,
-    MatchOutcome,
-    MatchRow,
-    SeatRow,
-    StoreError,
-)
-from ..schema import (
-    events,
-    match_seats,
-    matches,
-)
+from ...service.ports import EventRow, Lease, MatchOutcome, MatchRow, SeatRow, StoreError
+from ..schema import events, match_seats, matches
 from .common import _chunks, _compact
 from .ratings import _write_outcome
 from .writer import StoreBase

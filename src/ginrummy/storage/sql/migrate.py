@@ -1,4 +1,4 @@
-"""The packaged Alembic migrations (storage/alembic.ini and storage/migrations): heads, upgrade, downgrade."""
+"""The packaged Alembic migrations (storage/alembic.ini, storage/migrations): heads, up, down."""
 
 from __future__ import annotations
 

@@ -6,18 +6,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ...service.ports import (
-    MatchOutcome,
-    PlayerStats,
-    RatingPoint,
-    RatingRow,
-)
-from ..schema import (
-    player_matches,
-    rating_history,
-    ratings,
-    score_buckets,
-)
+from ...service.ports import MatchOutcome, PlayerStats, RatingPoint, RatingRow
+from ..schema import player_matches, rating_history, ratings, score_buckets
 from .common import _chunks, _insert_for
 from .writer import StoreBase
 

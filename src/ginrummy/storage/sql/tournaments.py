@@ -7,18 +7,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ...service.ports import (
-    Lease,
-    MatchRow,
-    TournamentPlayer,
-    TournamentRow,
-)
-from ..schema import (
-    matches,
-    tournament_byes,
-    tournament_players,
-    tournaments,
-)
+from ...service.ports import Lease, MatchRow, TournamentPlayer, TournamentRow
+from ..schema import matches, tournament_byes, tournament_players, tournaments
 from .matches import _insert_matches, _load_matches
 from .writer import StoreBase
 

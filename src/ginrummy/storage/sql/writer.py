@@ -42,12 +42,7 @@ from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
 
-from ...service.ports import (
-    Lease,
-    LeaseLost,
-    StoreBusy,
-    StoreError,
-)
+from ...service.ports import Lease, LeaseLost, StoreBusy, StoreError
 from ..schema import events, leases
 from .common import _db_now
 from .engine import BUSY_TIMEOUT, _Checkpointer, make_engine, normalize_url
