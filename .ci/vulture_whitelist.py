@@ -52,7 +52,7 @@ _.empty  # src/ginrummy/service/ports.py: part of the storage port
 down_revision  # src/ginrummy/storage/migrations: Alembic reads these
 branch_labels
 depends_on
-_pragmas  # src/ginrummy/storage/sql.py: an SQLAlchemy event listener
+_pragmas  # src/ginrummy/storage/sql/engine.py: an SQLAlchemy event listener
 pytest_collection_modifyitems  # tests/conftest.py: pytest hooks
 local_ray  # tests/arena/test_arena_ray.py: a pytest fixture the tests name in usefixtures
 pytest_runtest_logreport

@@ -132,5 +132,5 @@ def test_the_graph_sees_the_imports_it_checks() -> None:
     graph = _graph()
     assert "ginrummy.rules.cards" in graph["ginrummy.rules.hand"]
     assert "ginrummy.rules.masks" in graph["ginrummy.rules.fast_core"]
-    assert "ginrummy.service.ports" in graph["ginrummy.storage.sql"]
+    assert "ginrummy.service.ports" in graph["ginrummy.storage.sql.writer"]
     assert sum(len(targets) for targets in graph.values()) > 300

@@ -113,7 +113,7 @@ analyses = sa.Table(
     sa.Index("ix_analyses_status", "status"),
 )
 
-# Who runs each live thing when many server processes share the database (see storage/sql.py).
+# Who runs each live thing when many server processes share the database (see storage/sql/leases.py).
 leases = sa.Table(
     "leases",
     metadata,
