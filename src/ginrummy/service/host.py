@@ -1,4 +1,4 @@
-"""What the game service's parts (analyses, challenges, tournaments) use of the service.
+"""What the game service's parts (analyses, challenges, seeking, tournaments) use of the service.
 
 `GameService` (platform.py) builds those parts and hands itself to each; they see it only
 through `ServiceHost`, so their modules never import platform.py and imports flow one way.
@@ -14,8 +14,9 @@ from .bots import BotAccounts
 from .cluster.ports import Ownership
 from .config import ServiceConfig
 from .fairplay import FairPlay
+from .leaderboards import Leaderboards
 from .live import LiveMatch
-from .ports import MatchRow, Store
+from .ports import GuestRow, MatchRow, Store
 
 __all__ = ["ServiceHost"]
 
@@ -39,6 +40,9 @@ class ServiceHost(Protocol):
     def fairplay(self) -> FairPlay: ...
 
     @property
+    def boards(self) -> Leaderboards: ...
+
+    @property
     def live(self) -> dict[str, LiveMatch]: ...
 
     @property
@@ -50,6 +54,9 @@ class ServiceHost(Protocol):
 
     def new_match_row(self, **fields: Any) -> MatchRow:
         """A new match's row, with its seed, not yet stored."""
+
+    async def create_robot_match(self, guest: GuestRow, level: Any, rules: Any, *, levels: Any = None) -> str:
+        """A new match of the guest against robots; its id."""
 
     async def open_new(self, rows: list[MatchRow], names: dict[str, str]) -> None:
         """Open matches just stored, under the players' `names`."""

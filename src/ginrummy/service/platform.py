@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..rules import GAMES, PRESETS, Game, Match
+from ..rules import GAMES, Game, Match
 from . import outcomes
 from .accounts import AccountService, name_key
 from .action_log import ActionLog, game_of
@@ -45,10 +45,9 @@ from .options import (
     parse_room_seats,
     parse_rules,
     parse_turn_seconds,
-    robot_level_for,
     robot_name,
 )
-from .pairing import PairingPool, PoolKey, Seek
+from .pairing import PoolKey
 from .ports import (
     GuestRow,
     Lease,
@@ -60,17 +59,16 @@ from .ports import (
 )
 from .ratings import BOT_POOL, GAME, public_rating, seat_changes
 from .robots import LEVELS
+from .seeking import Seeking
 from .tournaments import Tournaments
 
-__all__ = ["GIN_PRESETS", "GameService", "ROOM_ALPHABET"]
+__all__ = ["GameService", "ROOM_ALPHABET"]
 
 log = logging.getLogger("ginrummy.service")
 
 # No 0/O, 1/I/L: a code read aloud or copied by hand still works.
 ROOM_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 ROOM_CODE_LENGTH = 6
-#: Strangers are paired for two-player Gin, with one of its presets.
-GIN_PRESETS = tuple(name for name, rules in PRESETS.items() if rules.game == "gin")
 
 
 class GameService:
@@ -91,15 +89,12 @@ class GameService:
         self.accounts = accounts or AccountService(store, clock=clock)
         self.boards = Leaderboards(store, clock)
         self.fairplay = FairPlay(store, clock, rated_same_address=self.config.rated_same_address)
-        self.pool = PairingPool(
-            self._start_pool_match,
-            clock,
-            rated_apart=lambda a, b: self.fairplay.apart(a.address, b.address),
-        )
         self.tournaments = Tournaments(self)
         self.bots = BotAccounts(store, clock)
         self.challenges = Challenges(self)
         self.analyses = Analyses(self)
+        self.seeking = Seeking(self)
+        self.pool = self.seeking.pool
         self.live: dict[str, LiveMatch] = {}
         self.history = MatchHistory(store, self.bots, self.challenges, self.live, clock)
         self._pairer: asyncio.Task[None] | None = None
@@ -529,115 +524,23 @@ class GameService:
                     await self._sit(live, seat, guest)
         return rematch_id
 
-    # -- quick pairing ("Play online") ---------------------------------------------
+    # -- quick pairing ("Play online", service/seeking.py) --------------------------
 
     def pool_key(self, body: dict[str, Any]) -> PoolKey:
-        preset = body.get("preset", "classic")
-        if preset not in GIN_PRESETS:
-            raise BadRequest(f"preset must be one of {', '.join(GIN_PRESETS)}, got {preset!r}")
-        target = body.get("target", 100)
-        if isinstance(target, bool) or not isinstance(target, int) or not 25 <= target <= 500:
-            raise BadRequest(f"target must be a whole number of points from 25 to 500, got {target!r}")
-        rated = body.get("rated", True)
-        if not isinstance(rated, bool):
-            raise BadRequest(f"rated must be true or false, got {rated!r}")
-        return PoolKey(GAME, preset, target, rated)
-
-    async def _pool_owner(self) -> str | None:
-        """The process that runs the pools when it is not this one (a cluster only)."""
-        return await self.ownership.pool_owner() if self.ownership is not None else None
-
-    async def _forward_pool(self, owner: str, op: str, guest: GuestRow, **args: Any) -> Any:
-        assert self.ownership is not None
-        return await self.ownership.forward(owner, "pool", op, {"guest": guest.id, **args})
+        return self.seeking.pool_key(body)
 
     async def seek(self, guest: GuestRow, body: dict[str, Any], address: str | None = None) -> dict[str, Any]:
-        """Wait in a pool for a stranger, from the client `address`; the answer says how the wait goes."""
-        key = self.pool_key(body)
-        owner = await self._pool_owner()
-        if owner is not None:  # cluster hook: one process runs the pools (and checks the rest)
-            answer: dict[str, Any] = await self._forward_pool(
-                owner, "seek", guest, body=body, address=address
-            )
-            return answer
-        await self.bots.refuse_bot(guest.id, "quick pairing")
-        if key.rated:
-            await self.fairplay.entered(guest.id, address)
-        rating = (await self.boards.rating_of(guest.id))["rating"]
-        if guest.id not in self.pool.by_guest and self.pool.recently_began():
-            made = await self._pairing_made_before(guest.id)
-            if made is not None:
-                return self.pool.status(self.pool.paired_before(guest.id, key, rating, made))
-        seek = self.pool.join(guest.id, key, rating, address)
-        return self.pool.status(seek)
-
-    async def _pairing_made_before(self, guest_id: str) -> str | None:
-        """The online match a pool that ran before this one (on a process since gone) paired
-        `guest_id` into, if it is that recent and still being played; None otherwise. A match
-        this pool made is never one: its players were told of it here."""
-        latest = await self.store.matches_of(guest_id, limit=1)
-        if not latest:
-            return None
-        row = latest[0]
-        before = self.clock() - self.pool.config.notice_window <= row.created_at < self.pool.began
-        return row.id if row.kind == "online" and row.status == "playing" and before else None
+        """Wait in a pool for a stranger (`Seeking.seek`)."""
+        return await self.seeking.seek(guest, body, address)
 
     async def wait_for_pairing(self, guest: GuestRow, timeout: float) -> dict[str, Any]:
-        """The wait's news once paired, or after `timeout` seconds (at most 30).
-
-        In a cluster a wait reaching another process is forwarded to the pool's process as one call
-        that it answers when paired or after at most `wait_slice` seconds (within the call's
-        timeout); the page asks again, as it does after any answer.
-        """
-        timeout = max(0.0, min(timeout, 30.0))
-        owner = await self._pool_owner()
-        if owner is not None:  # cluster hook
-            assert self.ownership is not None
-            wait = min(timeout, self.ownership.wait_slice)
-            answer: dict[str, Any] = await self._forward_pool(owner, "wait_pool", guest, wait=wait)
-            return answer
-        seek = self.pool.by_guest.get(guest.id)
-        if seek is None:
-            raise NotFound("you are not waiting in a pool; press Play online again")
-        return await self.pool.wait(seek, timeout)
+        return await self.seeking.wait_for_pairing(guest, timeout)
 
     async def stop_seeking(self, guest: GuestRow) -> bool:
-        owner = await self._pool_owner()
-        if owner is not None:  # cluster hook
-            return bool(await self._forward_pool(owner, "leave_pool", guest))
-        return self.pool.leave(guest.id)
+        return await self.seeking.stop_seeking(guest)
 
     async def robot_instead(self, guest: GuestRow) -> str:
-        """Stop waiting and play a robot of about one's strength, with the pool's rules (casual)."""
-        owner = await self._pool_owner()
-        if owner is not None:  # cluster hook: the pool's process makes the match
-            return str(await self._forward_pool(owner, "robot_instead", guest))
-        seek = self.pool.by_guest.get(guest.id)
-        if seek is None or seek.match_id is not None:
-            raise NotFound("you are not waiting in a pool")
-        self.pool.leave(guest.id)
-        level = robot_level_for(seek.rating)
-        return await self.create_robot_match(
-            guest, level, {"preset": seek.key.preset, "target": seek.key.target}
-        )
-
-    async def _start_pool_match(self, key: PoolKey, a: Seek, b: Seek) -> str:
-        first, second = (a, b) if secrets.randbelow(2) else (b, a)
-        rules = parse_rules({"preset": key.preset, "target": key.target})
-        row = self.new_match_row(
-            kind="online",
-            status="playing",
-            rules=rules.to_json(),
-            turn_seconds=self.config.online_turn_seconds,
-            seats=(SeatRow(0, first.guest_id), SeatRow(1, second.guest_id)),
-            rated=key.rated,
-        )
-        if self.ownership is None:
-            await self.store.create_match(row)
-        else:  # stored only while this process still runs the pools (never by a stale one)
-            await self.store.create_matches([row], fence=self.ownership.fence_of("pool"))
-        await self._load(row)
-        return row.id
+        return await self.seeking.robot_instead(guest)
 
     # -- live matches ----------------------------------------------------------
 
