@@ -138,7 +138,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         app.state.hand_over = node.hand_over if node is not None else None
         app.state.cluster = node
         app.state.service = service
-        seat_sockets = SeatSockets(service.guest_of_cookie, settings.session_recheck)
+        seat_sockets = SeatSockets(service.cookies.guest_of_cookie, settings.session_recheck)
         app.state.seat_sockets = seat_sockets
         rechecks = asyncio.get_running_loop().create_task(seat_sockets.run())
         if settings.tune_gc:
@@ -265,11 +265,11 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     async def _guest(request: Request, response: Response) -> GuestRow:
         """The caller's guest; a missing, forged or unknown cookie gets a new guest and cookie."""
         service = _service(request)
-        guest = await service.guest_by_cookie(request.cookies.get(COOKIE))
+        guest = await service.cookies.guest_by_cookie(request.cookies.get(COOKIE))
         if guest is None:
             _spend(request)
             guest = await service.new_guest()
-            cookie = service.cookie_for(guest)
+            cookie = service.cookies.cookie_for(guest)
             request.state.new_cookie = cookie
             _set_cookie(response, cookie)
         return guest
@@ -325,7 +325,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     async def get_room(code: str, request: Request) -> dict[str, Any]:
         _spend(request)
         service = _service(request)
-        guest = await service.guest_by_cookie(request.cookies.get(COOKIE))
+        guest = await service.cookies.guest_by_cookie(request.cookies.get(COOKIE))
         try:
             return await service.room_info(guest, code)
         except NotFound:

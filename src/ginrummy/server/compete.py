@@ -40,8 +40,11 @@ def install(
     async def signed_in(request: Request, response: Response, who: GuestRow) -> dict[str, Any]:
         """A new session for the account and a device cookie that remembers it signed in here."""
         svc = service(request)
-        set_cookie(response, await svc.start_session(who))
-        set_device(response, svc.device_cookie(svc.device_of(request.cookies.get("gr_device")), who.id))
+        set_cookie(response, await svc.cookies.start_session(who))
+        set_device(
+            response,
+            svc.cookies.device_cookie(svc.cookies.device_of(request.cookies.get("gr_device")), who.id),
+        )
         return await svc.me(who)
 
     @app.post("/api/account")
@@ -64,7 +67,7 @@ def install(
             body.get("name"),
             body.get("password"),
             address=address(request),
-            device=svc.device_of(request.cookies.get("gr_device")),
+            device=svc.cookies.device_of(request.cookies.get("gr_device")),
         )
         return await signed_in(request, response, signed.guest)
 
@@ -73,8 +76,8 @@ def install(
         """This device signs out: its session ends on the server, so the cookie, even if kept or
         copied, signs nobody in. The next page gets a fresh guest."""
         svc, cookie = service(request), request.cookies.get("gr_guest")
-        who = await svc.guest_of_cookie(cookie)
-        await svc.sign_out(cookie)
+        who = await svc.cookies.guest_of_cookie(cookie)
+        await svc.cookies.sign_out(cookie)
         if who is not None:  # its tables' sockets on this process close now, elsewhere soon
             await request.app.state.seat_sockets.sweep(who)
         clear_cookie(response)
@@ -84,10 +87,10 @@ def install(
     async def logout_everywhere(request: Request, response: Response) -> dict[str, Any]:
         """Every device of the account is signed out: cookies given before no longer sign in."""
         spend(request, 1.0)
-        me = await service(request).guest_by_cookie(request.cookies.get("gr_guest"))
+        me = await service(request).cookies.guest_by_cookie(request.cookies.get("gr_guest"))
         if me is None:
             raise Forbidden("you are not signed in")
-        await service(request).sign_out_everywhere(me)
+        await service(request).cookies.sign_out_everywhere(me)
         await request.app.state.seat_sockets.sweep(me.id)
         clear_cookie(response)
         return {"ok": True}
@@ -139,7 +142,7 @@ def install(
     async def get_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
         svc = service(request)
         return await svc.tournaments.state(
-            tournament_id, await svc.guest_of_cookie(request.cookies.get("gr_guest"))
+            tournament_id, await svc.cookies.guest_of_cookie(request.cookies.get("gr_guest"))
         )
 
     @app.post("/api/tournaments/{tournament_id}/{verb}")
@@ -174,14 +177,14 @@ def install(
         chosen = board_game(board, game)
         svc = service(request)
         # Looking at a board makes no guest: a visitor without a cookie just has no line of its own.
-        me = await svc.guest_of_cookie(request.cookies.get("gr_guest"))
+        me = await svc.cookies.guest_of_cookie(request.cookies.get("gr_guest"))
         return await svc.boards.board(board, me, chosen)
 
     @app.get("/api/leaderboards")
     async def leaderboards_summary(request: Request) -> dict[str, Any]:
         """The first lines of each board, for the home page."""
         svc = service(request)
-        me = await svc.guest_of_cookie(request.cookies.get("gr_guest"))
+        me = await svc.cookies.guest_of_cookie(request.cookies.get("gr_guest"))
         boards = {}
         for board in BOARDS:
             data = await svc.boards.board(board, me)

@@ -35,7 +35,7 @@ class Closable(Protocol):
 
 class SeatSockets:
     """Open seated sockets by cookie and guest. `signs_in(cookie)` is the guest a cookie signs in
-    now (`GameService.guest_of_cookie`)."""
+    now (`Cookies.guest_of_cookie`)."""
 
     def __init__(self, signs_in: Callable[[str | None], Awaitable[str | None]], recheck: float) -> None:
         self.signs_in = signs_in

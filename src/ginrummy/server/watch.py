@@ -92,7 +92,7 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
     except Unavailable as exc:  # a cluster: its process is gone, it moves in a moment
         await refuse(websocket, "unavailable", exc.message, CLOSE_TRY_AGAIN)
         return
-    guest_id = await service.guest_of_cookie(websocket.cookies.get(COOKIE))
+    guest_id = await service.cookies.guest_of_cookie(websocket.cookies.get(COOKIE))
     conn = SocketConnection(websocket)
     arena.connect(conn, guest_id)
     try:

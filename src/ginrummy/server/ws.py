@@ -131,7 +131,7 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
         return
     cookie = websocket.cookies.get(COOKIE)
     try:
-        guest_id = await service.guest_of_cookie(cookie)
+        guest_id = await service.cookies.guest_of_cookie(cookie)
         live = await service.open_table(match_id)
     except StoreBusy:
         await refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)

@@ -149,7 +149,7 @@ class AccountPorts(AccountStore, GuestStore, SignInFailures, Protocol):
 
 
 class AccountService:
-    """Claim, sign in, rename. Sessions and signing out are `GameService`'s (they are cookies)."""
+    """Claim, sign in, rename. Sessions and signing out are `Cookies`' (service/cookies.py)."""
 
     def __init__(
         self,
