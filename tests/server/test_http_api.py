@@ -9,7 +9,7 @@ import httpx
 from server_helpers import COOKIE, Guest, new_guest, pick, run
 
 from ginrummy.rules import CardSet, Match, MatchRecord, deal_order, seed_commitment
-from ginrummy.service.platform import ROOM_ALPHABET
+from ginrummy.service.rooms import ROOM_ALPHABET
 
 
 async def play_to_the_end(guest: Guest, match_id: str, seed: int = 1) -> dict[str, Any]:
