@@ -45,6 +45,9 @@ class RedisBus:
         self._reconnected: list[Callable[[], Awaitable[None]]] = []
         self._tasks: list[asyncio.Task[None]] = []
         self.up = False
+        # Closed for good: every use after `close` fails as a bus that is down, and none opens a
+        # connection again (one opened then would be left for the garbage collector).
+        self._closed = False
 
     async def start(self) -> None:
         await self._connect()  # the first connection must work: a wrong REDIS_URL stops the server
@@ -52,15 +55,18 @@ class RedisBus:
         self._tasks = [loop.create_task(self._read_forever()), loop.create_task(self._send_forever())]
 
     async def close(self) -> None:
+        self._closed = True
+        self.up = False
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._fail_outbox()
-        if self._pubsub is not None:
+        pubsub, self._pubsub = self._pubsub, None
+        if pubsub is not None:
             with contextlib.suppress(RedisError, OSError):
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
         for client in (self._client, self._subscriber):
             with contextlib.suppress(RedisError, OSError):
                 await client.aclose()
@@ -69,9 +75,14 @@ class RedisBus:
 
     async def _connect(self) -> None:
         pubsub = self._subscriber.pubsub(ignore_subscribe_messages=True)
-        await pubsub.ping()
-        if self._handlers:
-            await pubsub.subscribe(*self._handlers)
+        try:
+            await pubsub.ping()
+            if self._handlers:
+                await pubsub.subscribe(*self._handlers)
+        except BaseException:  # refused, or the bus closed meanwhile: its connection goes too
+            with contextlib.suppress(RedisError, OSError):
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
+            raise
         self._pubsub = pubsub
         self.up = True
 
@@ -129,10 +140,14 @@ class RedisBus:
     # -- publishing ------------------------------------------------------------
 
     def publish_soon(self, channel: str, text: str) -> None:
+        if self._closed:
+            return  # at most once, as when the bus is down
         self._outbox.append((channel, text, None))
         self._wake.set()
 
     async def publish(self, channel: str, text: str) -> int:
+        if self._closed:
+            raise BusDown("the message bus is closed")
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._outbox.append((channel, text, future))
         self._wake.set()
@@ -172,6 +187,8 @@ class RedisBus:
         names = list(channels)
         if not names:
             return {}
+        if self._closed:
+            raise BusDown("the message bus is closed")
         try:
             counts = await self._client.pubsub_numsub(*names)
         except (RedisError, OSError) as exc:
