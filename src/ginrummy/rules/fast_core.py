@@ -30,7 +30,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Final
 
-from . import masks as python_build
+import ginrummy.rules.masks as python_build
 
 __all__ = [
     "BUILD",
