@@ -194,7 +194,7 @@ def test_play_waits_for_enter_after_each_showdown_and_at_the_end() -> None:
 
     from rich.console import Console
 
-    from ginrummy.cli.rules_cmds import TerminalMatch
+    from ginrummy.cli.terminal import TerminalSession
 
     lines, expected = _scripted_lines(seed=13)
     script = iter(lines)
@@ -209,10 +209,10 @@ def test_play_waits_for_enter_after_each_showdown_and_at_the_end() -> None:
         printed = len(text)
         return next(script)
 
-    game = TerminalMatch(
+    game = TerminalSession(
         new_match("classic", seed=13),
         0,
-        make_player("random", seed=13),
+        {1: make_player("random", seed=13)},
         Console(file=out, width=200, highlight=False),
         read,
     )
@@ -236,7 +236,7 @@ def test_a_computer_player_that_fails_or_cheats_plays_its_first_legal_move_inste
     from rich.console import Console
 
     from ginrummy import BigGin, View
-    from ginrummy.cli.rules_cmds import TerminalMatch
+    from ginrummy.cli.terminal import TerminalSession
 
     class Broken:
         name = "broken"
@@ -269,7 +269,7 @@ def test_a_computer_player_that_fails_or_cheats_plays_its_first_legal_move_inste
             return "s"
         return str(next(a for a in view.legal if isinstance(a, Discard)).card)
 
-    game = TerminalMatch(match, 0, robot, Console(file=out, width=200, highlight=False), read)  # type: ignore[arg-type]
+    game = TerminalSession(match, 0, {1: robot}, Console(file=out, width=200, highlight=False), read)
     assert not game.play()  # the person quit
     text = out.getvalue()
     assert "broken failed (out of cards); it plays its first legal move instead" in text

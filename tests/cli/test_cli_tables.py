@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from ginrummy import Game, Rules, load_game, new_game
 from ginrummy.bots.table_players import make_game_player
 from ginrummy.cli import app, load_commands
-from ginrummy.cli.table_play import TerminalTable
+from ginrummy.cli.terminal import TerminalSession
 
 load_commands()
 runner = CliRunner(env={"COLUMNS": "200"})
@@ -83,7 +83,7 @@ def test_rummy_table_shows_counts_melds_and_payments() -> None:
     out = io.StringIO()
     game = new_game(rules, seed=2)
     players = {s: make_game_player("casual", rules, seed=2 * 8 + s) for s in (1, 2)}
-    table = TerminalTable(
+    table = TerminalSession(
         game, 0, players, Console(file=out, width=200, highlight=False), lambda _: next(script)
     )
     assert table.play()
