@@ -57,8 +57,8 @@ class Face(ABC):
         return YOU if seat == self.you else self.player_name(seat)
 
     def player_name(self, seat: int) -> str:
-        """A computer seat's name (at a table of more than two, with its seat number)."""
-        return f"{self.names[seat]} (seat {seat})"
+        """A computer seat's name."""
+        return self.names[seat]
 
     @abstractmethod
     def parse(self, word: str) -> GameAction:

@@ -64,9 +64,6 @@ class GinFace(Face):
     def opponent_name(self) -> str:
         return self.names[self.them]
 
-    def player_name(self, seat: int) -> str:
-        return self.names[seat]
-
     def parse(self, word: str) -> Action:
         return parse_action(word)
 

@@ -34,6 +34,9 @@ __all__ = ["GinTableFace", "RummyFace"]
 class _TableFace(Face):
     """What the tables share: seats named with their numbers, scores by side, any game's hint."""
 
+    def player_name(self, seat: int) -> str:
+        return f"{self.names[seat]} (seat {seat})"
+
     def side_name(self, side: int) -> str:
         seats = self.game.sides[side]
         if len(seats) == 1:
