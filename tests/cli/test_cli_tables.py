@@ -11,10 +11,14 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from ginrummy import Game, Rules, load_game, new_game
+from ginrummy import Game, LayOff, Rules, RummyView, load_game, new_game, new_match
+from ginrummy.bots import make_player
 from ginrummy.bots.table_players import make_game_player
 from ginrummy.cli import app, load_commands
-from ginrummy.cli.terminal import TerminalSession
+from ginrummy.cli.faces import Face
+from ginrummy.cli.gin_face import GinFace
+from ginrummy.cli.table_faces import GinTableFace, RummyFace
+from ginrummy.cli.terminal import SeatPlayer, TerminalSession
 
 load_commands()
 runner = CliRunner(env={"COLUMNS": "200"})
@@ -151,3 +155,95 @@ def test_arena_table_refuses_the_options_of_two_player_gin_instead_of_ignoring_t
     assert "--mirrored, --rules apply to two-player Gin only" in result.output
     result = runner.invoke(app, ["arena", "--game", "gin3", "casual", "novice", "--stream"])
     assert result.exit_code == 2 and "--stream applies to two-player Gin only" in result.output
+
+
+@pytest.mark.parametrize(
+    ("rules", "face", "noun"),
+    [
+        (Rules.preset("classic"), GinFace, "match"),
+        (Rules.preset("gin3"), GinTableFace, "game"),
+        (Rules.preset("gin4_teams"), GinTableFace, "game"),
+        (Rules.for_game("rummy", 2), RummyFace, "game"),
+    ],
+)
+def test_the_one_session_shows_each_game_through_the_face_its_view_calls_for(
+    rules: Rules, face: type[Face], noun: str
+) -> None:
+    """Every game is played by TerminalSession; what it prints is chosen from the seat's view."""
+    game: Game
+    players: dict[int, SeatPlayer]
+    if rules.game == "gin" and rules.players == 2:
+        game, players = new_match(rules, seed=1), {1: make_player("random", seed=1)}
+    else:
+        game = new_game(rules, seed=1)
+        players = {s: make_game_player("novice", rules, seed=s) for s in range(1, rules.players)}
+    out = io.StringIO()
+    session = TerminalSession(game, 0, players, Console(file=out, width=200, highlight=False), lambda _: "q")
+    assert type(session.face) is face and session.face.noun == noun
+    assert not session.play()
+    assert f"You leave the {noun}." in out.getvalue()
+
+
+def test_team_gin_shows_a_round_once_both_tables_are_done_and_tells_every_seat_at_the_persons_table() -> None:
+    rules = Rules.preset("gin4_teams")
+    lines, expected = scripted(rules, seed=5, you=1, opponent="novice")
+    script = iter(lines)
+    prompts: list[str] = []
+    out = io.StringIO()
+    players = {s: make_game_player("novice", rules, seed=5 * 8 + s) for s in (0, 2, 3)}
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(script)
+
+    session = TerminalSession(
+        new_game(rules, seed=5), 1, players, Console(file=out, width=200, highlight=False), read
+    )
+    assert session.play()
+    text = out.getvalue()
+    rounds = expected.hand_number
+    assert rounds > 1
+    assert [text.count(f"Round {n} —") for n in range(1, rounds + 1)] == [1] * rounds
+    assert prompts.count("Press Enter for the next deal  (q = quit)") == rounds - 1
+    assert text.count("Round: team of seats 0+2 made") == rounds
+    # The person's table is told move by move; seat 0 plays the person's seat 1 in round one.
+    assert "novice (seat 0) draws from the stock." in text or "novice (seat 0) takes" in text
+    assert next(script, None) is None
+
+
+def test_a_computer_player_at_a_table_that_fails_or_cheats_plays_its_first_legal_move_instead() -> None:
+    class Broken:
+        name = "broken"
+
+        def __init__(self) -> None:
+            self.views: list[RummyView] = []
+
+        def act(self, view: RummyView) -> object:
+            self.views.append(view)
+            if len(self.views) == 1:
+                raise RuntimeError("out of cards")
+            if len(self.views) == 2:
+                return LayOff(next(iter(view.hand)), 99)  # there is no table meld 99
+            return view.legal[0]
+
+        def observe(self, view: RummyView) -> None:
+            return None
+
+    rules = Rules.for_game("rummy", 3)
+    game = new_game(rules, seed=3)
+    robot = Broken()
+    out = io.StringIO()
+
+    def read(prompt: str) -> str:
+        return "q" if len(robot.views) >= 3 else str(list(game.view(0).legal)[0])
+
+    players: dict[int, SeatPlayer] = {1: robot, 2: make_game_player("novice", rules, seed=3)}
+    session = TerminalSession(game, 0, players, Console(file=out, width=200, highlight=False), read)
+    assert not session.play()
+    text = out.getvalue()
+    assert "broken (seat 1) failed (out of cards); it plays its first legal move instead" in text
+    assert "broken (seat 1) chose the illegal layoff " in text
+    view = game.view(0)
+    assert isinstance(view, RummyView)
+    moves = [event.action for event in view.history if event.seat == 1]
+    assert moves[:2] == [robot.views[0].legal[0], robot.views[1].legal[0]]
