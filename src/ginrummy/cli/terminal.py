@@ -17,7 +17,7 @@ from .faces import Face
 from .gin_face import GinFace
 from .table_faces import GinTableFace, RummyFace
 
-__all__ = ["FACES", "HINT_WORDS", "QUIT_WORDS", "Stop", "TerminalSession"]
+__all__ = ["FACES", "HINT_WORDS", "QUIT_WORDS", "SeatPlayer", "Stop", "TerminalSession"]
 
 QUIT_WORDS = frozenset({"q", "quit", "exit", "resign"})
 HINT_WORDS = frozenset({"h", "hint", "?"})
