@@ -233,30 +233,14 @@ def test_a_computer_player_that_fails_or_cheats_plays_its_first_legal_move_inste
     the first legal move is played for it."""
     import io
 
+    from broken_players import Broken
     from rich.console import Console
 
-    from ginrummy import BigGin, View
+    from ginrummy import BigGin
     from ginrummy.cli.terminal import TerminalSession
 
-    class Broken:
-        name = "broken"
-
-        def __init__(self) -> None:
-            self.views: list[View] = []
-
-        def act(self, view: View) -> object:
-            self.views.append(view)
-            if len(self.views) == 1:
-                raise RuntimeError("out of cards")
-            if len(self.views) == 2:
-                return BigGin()  # never legal under the classic rules
-            return view.legal[0]
-
-        def observe(self, view: View) -> None:
-            return None
-
     out = io.StringIO()
-    robot = Broken()
+    robot = Broken(lambda view: BigGin())  # never legal under the classic rules
     match = new_match("classic", seed=5)
 
     def read(prompt: str) -> str:

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from broken_players import Broken
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -212,26 +213,9 @@ def test_team_gin_shows_a_round_once_both_tables_are_done_and_tells_every_seat_a
 
 
 def test_a_computer_player_at_a_table_that_fails_or_cheats_plays_its_first_legal_move_instead() -> None:
-    class Broken:
-        name = "broken"
-
-        def __init__(self) -> None:
-            self.views: list[RummyView] = []
-
-        def act(self, view: RummyView) -> object:
-            self.views.append(view)
-            if len(self.views) == 1:
-                raise RuntimeError("out of cards")
-            if len(self.views) == 2:
-                return LayOff(next(iter(view.hand)), 99)  # there is no table meld 99
-            return view.legal[0]
-
-        def observe(self, view: RummyView) -> None:
-            return None
-
     rules = Rules.for_game("rummy", 3)
     game = new_game(rules, seed=3)
-    robot = Broken()
+    robot = Broken(lambda view: LayOff(next(iter(view.hand)), 99))  # there is no table meld 99
     out = io.StringIO()
 
     def read(prompt: str) -> str:
