@@ -96,16 +96,22 @@ class Owner:
 
     # -- matches -------------------------------------------------------------
 
-    async def claim(self, match_id: str) -> None:
-        """Take the match's lease before rebuilding it; `OwnedElsewhere` when another process holds it."""
+    async def _claim(self, name: str, channel: str | None = None) -> Lease:
+        """Claim the lease `name` (refused while shutting down); the lease as it stands says who
+        holds it. Taken over from another process, the relays of the old owner's sockets listening
+        on `channel` hear it changed hands: their pages reconnect to this process."""
         if self.handing_over:
             raise Unavailable("this server is shutting down; try again in a moment", 1.0)
-        lease = await self.keeper.claim(MATCH + match_id)
+        lease = await self.keeper.claim(name)
+        if channel is not None and lease.owner == self.name and lease.epoch > 1:
+            self.bus.publish_soon(channel, f"O|{self.name}")
+        return lease
+
+    async def claim(self, match_id: str) -> None:
+        """Take the match's lease before rebuilding it; `OwnedElsewhere` when another process holds it."""
+        lease = await self._claim(MATCH + match_id, match_channel(match_id))
         if lease.owner != self.name:
             raise OwnedElsewhere(match_id, lease.owner)
-        if lease.epoch > 1:
-            # Taken over: relays of the old owner's sockets make their pages reconnect to us.
-            self.bus.publish_soon(match_channel(match_id), f"O|{self.name}")
 
     def fence(self, match_id: str) -> Lease:
         lease = self.keeper.lease(MATCH + match_id)
@@ -171,9 +177,7 @@ class Owner:
 
     async def _claim_pool(self) -> str:
         """Take the pool's lease if it is free (or ran out); who holds it now."""
-        if self.handing_over:
-            raise Unavailable("this server is shutting down; try again in a moment", 1.0)
-        lease = await self.keeper.claim(POOL)
+        lease = await self._claim(POOL)
         if lease.owner == self.name and self._pool_holder != self.name:
             log.info("quick pairing runs on this server now (epoch %d)", lease.epoch)
             self.service.pool.begin()
@@ -189,14 +193,9 @@ class Owner:
 
     async def claim_tournament(self, tournament_id: str) -> None:
         """Take the tournament's lease before rebuilding it; `TournamentElsewhere` when another holds it."""
-        if self.handing_over:
-            raise Unavailable("this server is shutting down; try again in a moment", 1.0)
-        lease = await self.keeper.claim(TOURNAMENT + tournament_id)
+        lease = await self._claim(TOURNAMENT + tournament_id, tournament_channel(tournament_id))
         if lease.owner != self.name:
             raise TournamentElsewhere(tournament_id, lease.owner)
-        if lease.epoch > 1:
-            # Taken over: relays of the old owner's pages make them reconnect to us.
-            self.bus.publish_soon(tournament_channel(tournament_id), f"O|{self.name}")
 
     def tournament_gone(self, tournament_id: str) -> None:
         self.let_go(TOURNAMENT + tournament_id)

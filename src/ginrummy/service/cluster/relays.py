@@ -16,7 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import Refusal, ServiceError, Unavailable
 from ..ports import StoreError
@@ -36,6 +36,8 @@ log = logging.getLogger("ginrummy.cluster")
 
 #: Seconds between claims of a match whose owner is gone while a socket waits for its lease to run out.
 OWNER_GONE_POLL = 0.25
+
+R = TypeVar("R", RemoteTable, TournamentRelay)  # a relay of either kind
 
 
 class Relays:
@@ -117,10 +119,14 @@ class Relays:
         self.forget_table(table)
 
     def forget_table(self, table: RemoteTable) -> None:
-        table.closed = True
-        if self.remote.get(table.id) is table:
-            del self.remote[table.id]
-            self.spawn(self.bus.unsubscribe(match_channel(table.id)))
+        self._forget(self.remote, table, match_channel(table.id))
+
+    def _forget(self, relays: dict[str, R], relay: R, channel: str) -> None:
+        """The relay is not used again: out of `relays` (unless replaced there), and `channel` unheard."""
+        relay.closed = True
+        if relays.get(relay.id) is relay:
+            del relays[relay.id]
+            self.spawn(self.bus.unsubscribe(channel))
 
     def error_text(self, code: str, message: str) -> str:
         from ..live import error_message
@@ -230,10 +236,7 @@ class Relays:
         self.forget_relay(relay)
 
     def forget_relay(self, relay: TournamentRelay) -> None:
-        relay.closed = True
-        if self.pages.get(relay.id) is relay:
-            del self.pages[relay.id]
-            self.spawn(self.bus.unsubscribe(tournament_channel(relay.id)))
+        self._forget(self.pages, relay, tournament_channel(relay.id))
 
     async def call_tournament_owner(self, relay: TournamentRelay, op: str, args: dict[str, Any]) -> bool:
         """Tell the owner of `relay`'s tournament about a page; False (the relay dropped) if it did not take it."""
