@@ -173,7 +173,8 @@ def test_a_socket_on_another_process_plays_through_the_owner_and_sees_only_its_s
         table.disconnect(0, socket)
         table.disconnect(0, second)
         await asyncio.sleep(0.3)
-        assert live.id not in node_b.remote and not live.conns.by_seat[0]  # the owner heard the seat left
+        # The relay is gone, and the owner heard the seat left.
+        assert live.id not in node_b.relays.remote and not live.conns.by_seat[0]
 
     run_cluster(postgres_url, redis_server.url, body)
 

@@ -24,7 +24,7 @@ __all__ = ["PageStandIn", "RelayHost", "TournamentRelay", "tournament_channel"]
 
 
 class RelayHost(Protocol):
-    """What a tournament page's relay uses of its process's cluster node (`node.ClusterNode`)."""
+    """What a tournament page's relay uses of its process's relays (`relays.Relays`)."""
 
     @property
     def name(self) -> str:

@@ -24,7 +24,7 @@ __all__ = ["ChannelSeat", "OwnerSeats", "RemoteTable", "TableHost", "match_chann
 
 
 class TableHost(Protocol):
-    """What a relayed table uses of its process's cluster node (`node.ClusterNode`)."""
+    """What a relayed table uses of its process's relays (`relays.Relays`)."""
 
     async def call_owner(self, table: RemoteTable, op: str, args: dict[str, Any]) -> Refusal | None:
         """Forward a call to the owner of `table`; its refusal, or None."""
