@@ -22,7 +22,6 @@ PAGES = (
     "index",
     "room",
     "table",
-    "tables",
     "matches",
     "replay",
     "leaderboard",

@@ -56,6 +56,7 @@ COOKIE_MAX_AGE = 400 * 24 * 3600  # the longest browsers keep a cookie
 PAGES = {
     "/": "index.html",
     "/r/{code}": "room.html",
+    "/m/{match_id}": "table.html",  # one table page draws every game
     "/matches": "matches.html",
     "/replay/{match_id}": "replay.html",
     "/offline": "offline.html",
@@ -417,16 +418,6 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     for route, filename in PAGES.items():
         app.add_api_route(route, _page(filename), methods=["GET"], include_in_schema=False)
-
-    two_player, tables = _page("table.html"), _page("tables.html")
-
-    async def match_page(match_id: str, request: Request) -> Response:
-        # Two-player Gin has its own table; three-player Gin, team Gin and Rummy share the other.
-        game = await _service(request).game_of(match_id)
-        page: Response = await (tables() if game not in (None, "gin") else two_player())
-        return page
-
-    app.add_api_route("/m/{match_id}", match_page, methods=["GET"], include_in_schema=False)
 
     async def service_worker() -> Response:
         # Served from the root so that it may control every page of the site (its scope is "/").

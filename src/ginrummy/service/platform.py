@@ -344,14 +344,6 @@ class GameService:
         finally:
             del self._loading[match_id]
 
-    async def game_of(self, match_id: str) -> str | None:
-        """The game a match plays (`gin`, `gin3`, `gin4_teams`, `rummy`), or None if there is no such match."""
-        live = self.live.get(match_id)
-        if live is not None:
-            return live.match.rules.game
-        row = await self.store.get_match(match_id)
-        return None if row is None else str(row.rules.get("game", "gin"))
-
     async def _invited(self, row: MatchRow) -> dict[int, str]:
         """The names of the players a rematch still waits for, by seat (their seats are kept for them)."""
         if row.status != "waiting" or row.rematch_of is None:

@@ -2,7 +2,7 @@
 // icons, the offline page) so the app starts from it when the network is slow or gone, and
 // shows a clear offline page instead of the browser's error. Play itself needs the server:
 // the API and the table's socket always go to the network.
-const CACHE = "gr-shell-v3";
+const CACHE = "gr-shell-v4";
 const OFFLINE = "/offline";
 const SHELL = [
   OFFLINE,
@@ -34,24 +34,23 @@ const SHELL = [
   "/static/js/showdown.js",
   "/static/js/sound.js",
   "/static/js/table.js",
+  "/static/js/table/center.js",
   "/static/js/table/choices.js",
+  "/static/js/table/forfeit.js",
+  "/static/js/table/hand.js",
   "/static/js/table/input.js",
   "/static/js/table/knock.js",
   "/static/js/table/motion.js",
   "/static/js/table/overlays.js",
+  "/static/js/table/picks.js",
   "/static/js/table/reactions.js",
   "/static/js/table/render.js",
+  "/static/js/table/seats.js",
   "/static/js/table/socket.js",
   "/static/js/table/state.js",
-  "/static/js/tables.js",
-  "/static/js/tables/board.js",
-  "/static/js/tables/center.js",
-  "/static/js/tables/hand.js",
-  "/static/js/tables/input.js",
-  "/static/js/tables/overlays.js",
-  "/static/js/tables/picks.js",
-  "/static/js/tables/seats.js",
-  "/static/js/tables/state.js",
+  "/static/js/table/tables-board.js",
+  "/static/js/table/tables-input.js",
+  "/static/js/table/tables-overlays.js",
   "/static/js/ui.js",
   "/static/js/verify.js",
 ];

@@ -77,12 +77,12 @@ export class Overlays {
     this.showdown = null; // {close} while a showdown is shown
   }
 
-  get showingShowdown() {
+  get showingEnd() {
     return this.showdown !== null;
   }
 
   /** Show the showdown of `finished` (a hand view with its showdown) until Continue or its countdown. */
-  openShowdown(finished) {
+  openEnd(finished) {
     const { state } = this;
     const panel = showdownPanel(finished.showdown, {
       names: state.names(),
@@ -93,7 +93,7 @@ export class Overlays {
     this.showdown = openTimed(this.table, panel, {
       over: state.match && state.match.status === "over",
       onClose: () => {
-        this.state.markShowdownSeen(finished.hand_number);
+        this.state.markEndSeen(finished.hand_number);
         this.showdown = null;
         this.onShowdownClosed();
       },
@@ -286,10 +286,6 @@ export class Overlays {
     again.focus();
   }
 
-  /** The table cannot be opened: say why instead of the table (see `fatalPanel`). */
-  showFatal(code, joinUrl) {
-    this.table.replaceChildren(fatalPanel(code, joinUrl));
-  }
 }
 
 /**

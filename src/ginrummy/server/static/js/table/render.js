@@ -59,20 +59,6 @@ export class Board {
     }
   }
 
-  /** The connection line: null when connected, else the seconds until the next attempt. */
-  setConnection(seconds) {
-    const el = document.getElementById("conn");
-    const text = seconds === null ? "" : t("table.reconnecting", { s: seconds });
-    el.hidden = !text;
-    el.textContent = text;
-    this.table.classList.toggle("offline", Boolean(text));
-  }
-
-  /** A move is on its way (or not): the buttons wait for its answer. */
-  setPending(on) {
-    this.table.classList.toggle("pending", on);
-  }
-
   renderScoreboard() {
     const { state } = this;
     const v = state.view;
@@ -470,7 +456,7 @@ export class Board {
   }
 
   /** A refused move, shown for a few seconds where the last moves are. */
-  setStatusNote(text) {
+  setNote(text) {
     const el = document.getElementById("last-move");
     el.textContent = text;
     el.classList.add("error");

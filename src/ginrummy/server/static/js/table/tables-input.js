@@ -5,7 +5,7 @@ import { cardText } from "../cards.js";
 import { HandInput } from "../hand-input.js";
 import { t } from "../i18n.js";
 import { toast } from "../ui.js";
-import { confirmKnock } from "../table/knock.js";
+import { confirmKnock } from "./knock.js";
 
 export class TableInput extends HandInput {
   /** `picks`: the cards picked for a meld, a layoff or a discard; the rest as `HandInput` takes them. */

@@ -6,7 +6,7 @@ import { cardIndex, pointsOf } from "../cards.js";
 import { formatNumber, t, tn } from "../i18n.js";
 import { ratingChange } from "../compete.js";
 import { cardRow, showdownPanel, verifyBlock } from "../showdown.js";
-import { fatalPanel, openTimed } from "../table/overlays.js";
+import { openTimed } from "./overlays.js";
 import { copyText, h, toast } from "../ui.js";
 
 /** A Gin hand's showdown with the table's two players as seats 0 and 1 (as showdownPanel reads it). */
@@ -275,10 +275,6 @@ export class TableOverlays {
       ),
     );
     rematch.focus();
-  }
-
-  showFatal(code, joinUrl) {
-    this.table.replaceChildren(fatalPanel(code, joinUrl));
   }
 }
 

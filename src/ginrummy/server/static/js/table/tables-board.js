@@ -73,18 +73,6 @@ export class TableBoard {
     this.center.setNote(text);
   }
 
-  setConnection(seconds) {
-    const el = document.getElementById("conn");
-    const text = seconds === null ? "" : t("table.reconnecting", { s: seconds });
-    el.hidden = !text;
-    el.textContent = text;
-    this.table.classList.toggle("offline", Boolean(text));
-  }
-
-  setPending(on) {
-    this.table.classList.toggle("pending", on);
-  }
-
   /** Count every clock down (a few times a second). */
   updateClocks() {
     tickDeadlines(this.table);

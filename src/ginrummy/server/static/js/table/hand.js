@@ -5,7 +5,7 @@ import { cardElement, cardIndex, cardText, pointsOf } from "../cards.js";
 import { formatNumber, t } from "../i18n.js";
 import { minDeadwood } from "../melds.js";
 import { h } from "../ui.js";
-import { SORT_MODES } from "../table/choices.js";
+import { SORT_MODES } from "./choices.js";
 
 /** How many ready melds are offered as buttons of their own. */
 const MELD_BUTTONS = 3;
@@ -27,7 +27,7 @@ export class HandView {
   renderHand() {
     const { state, choices, picks } = this;
     const handEl = document.getElementById("hand");
-    const bar = document.getElementById("worth");
+    const bar = document.getElementById("deadwood");
     const sitting = document.getElementById("sitting-out");
     const cards = state.hand();
     sitting.hidden = state.phase() !== "out";
