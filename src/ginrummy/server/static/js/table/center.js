@@ -1,13 +1,14 @@
 // The middle of the table: the stock and the discard pile of this seat's hand, Rummy's melds on
 // the table (each one a place to lay off), the other hand of a team Gin round seen from outside,
-// whose turn it is, and the last moves in words.
+// whose turn it is, and the last moves in words (or the hint asked for, at a two-player table).
 import { cardBack, cardElement, cardText } from "../cards.js";
 import { formatNumber, t } from "../i18n.js";
 import { describeMove } from "../moves.js";
+import { reasonText } from "../reasons.js";
 import { h } from "../ui.js";
 
 export class CenterView {
-  /** `state`: GameState; `picks`: the cards this player has picked (Picks). */
+  /** `state`: TableState; `picks`: the cards this player has picked (Picks). */
   constructor(state, picks) {
     this.state = state;
     this.picks = picks;
@@ -37,6 +38,8 @@ export class CenterView {
     stock.replaceChildren(...(stockCount > 0 ? [cardBack(), cardBack()] : []));
     stock.classList.toggle("empty", stockCount === 0);
     stock.classList.toggle("playable", mineToPlay && state.canDraw("stock"));
+    const hinted = state.hint && state.hint.action;
+    stock.classList.toggle("hinted", Boolean(hinted && hinted.type === "draw" && hinted.source === "stock"));
     stock.setAttribute("aria-label", t("table.stock_label", { n: stockCount }));
     stock.setAttribute("aria-disabled", String(!state.canDraw("stock")));
     const turnovers = state.rummy && state.view ? state.view.turnovers : 0;
@@ -51,6 +54,7 @@ export class CenterView {
       ...(top ? [cardElement(top, { classes: ["top"] })] : []),
     );
     discard.classList.toggle("playable", state.canDraw("discard"));
+    discard.classList.toggle("hinted", Boolean(hinted && hinted.type === "draw" && hinted.source === "discard"));
     discard.classList.toggle("drop-target", Boolean(dropTarget));
     discard.classList.toggle("empty", !top);
     discard.setAttribute(
@@ -65,6 +69,7 @@ export class CenterView {
   renderMelds() {
     const { state } = this;
     const el = document.getElementById("melds");
+    if (!el) return;
     if (!state.rummy || !state.view) {
       el.hidden = true;
       return;
@@ -108,6 +113,7 @@ export class CenterView {
   renderOtherTable() {
     const { state } = this;
     const el = document.getElementById("other-table");
+    if (!el) return;
     const mine = state.myTable();
     const tables = state.tables();
     if (state.game !== "gin4_teams" || mine === null || tables.length < 2) {
@@ -154,6 +160,10 @@ export class CenterView {
       if (mine.phase === "draw") return t("table.your_draw", { card: top ? cardText(top) : "—" });
       return state.knockCards().length ? t("table.your_discard_knock") : t("table.your_discard");
     }
+    if (state.twoPlayer) {
+      const name = state.opponentName();
+      return v.phase === "offer" ? t("table.their_offer", { name }) : t("table.their_turn_named", { name });
+    }
     // Team Gin plays both hands of a deal at once: the line speaks of this seat's hand (the other
     // hand has its own line), so one opponent's name, never a name from each hand joined.
     const here = state.game === "gin4_teams" && state.mine() ? state.mine().players : null;
@@ -180,12 +190,17 @@ export class CenterView {
     this.renderLastMoves();
   }
 
-  /** This seat's turn clock, when it has a move to make and the game has a clock. */
+  /**
+   * This seat's turn clock, when it has a move to make and the game has a clock (two players: none
+   * when a robot steps in first).
+   */
   myClock() {
     const { state } = this;
     const m = state.match;
-    const deadline = m.turn_deadlines && m.turn_deadlines[state.seat];
-    if (!deadline || !state.myTurn() || state.player(state.seat).autoplay) return null;
+    const p = state.player(state.seat);
+    const deadline = state.twoPlayer ? m.turn_deadline : m.turn_deadlines && m.turn_deadlines[state.seat];
+    if (!deadline || !state.myTurn() || p.autoplay) return null;
+    if (state.twoPlayer && (m.status !== "playing" || !state.view || state.view.phase === "over" || (p.autoplay_at && p.autoplay_at < deadline))) return null;
     return h("span", { class: "clock", id: "my-clock", "aria-label": t("table.clock"), dataset: { deadline } });
   }
 
@@ -205,6 +220,17 @@ export class CenterView {
     const el = document.getElementById("last-move");
     if (!el || el.classList.contains("error")) return;
     const { state } = this;
+    const hint = state.hint;
+    el.classList.toggle("hint", Boolean(hint));
+    if (hint) {
+      // The hint stays where the last moves are until the table changes; its reason names the move.
+      el.textContent = t("table.hint_text", { reason: reasonText(hint.why) });
+      return;
+    }
+    if (state.hintAsked !== null && state.hintAsked === state.version) {
+      el.textContent = t("table.hint_wait");
+      return;
+    }
     const history = state.history();
     el.textContent = history
       .slice(-3)

@@ -1,4 +1,4 @@
-// The player's own choices about the hand on screen: the selected card, the sort and their own order.
+// The player's own choices about the hand on screen: the cards picked, the sort and their own order.
 import { byRank, bySuit, cardIndex } from "../cards.js";
 import { arrange } from "../melds.js";
 
@@ -11,22 +11,11 @@ export class HandChoices {
     this.memory = memory;
     this.sortMode = localStorage.getItem(SORT_KEY) || "melds";
     this.custom = memory.get("order", []); // card codes in the player's own order
-    this.selected = null;
   }
 
-  /** A new deal: nothing selected, and the player's own order starts again. */
+  /** A new deal: the player's own order starts again. */
   newDeal() {
-    this.selected = null;
     if (this.sortMode === "custom") this.custom = [];
-  }
-
-  /** Forget a selected card that left the hand. */
-  keepTo(cards) {
-    if (this.selected && !cards.includes(this.selected)) this.selected = null;
-  }
-
-  toggle(card) {
-    this.selected = this.selected === card ? null : card;
   }
 
   setSort(mode) {
@@ -66,5 +55,39 @@ export class HandChoices {
       order = [...kept, ...order.filter((i) => !kept.includes(i))];
     }
     return { groups: [{ kind: "all", cards: order }], arrangement, dead };
+  }
+}
+
+/**
+ * The cards the player has picked in their hand: several at once in Rummy (to lay them as a meld),
+ * one at a time at a Gin table (to discard or knock with it).
+ */
+export class Picks {
+  constructor() {
+    this.cards = [];
+    this.several = false;
+  }
+
+  has(card) {
+    return this.cards.includes(card);
+  }
+
+  toggle(card) {
+    if (this.has(card)) this.cards = this.cards.filter((c) => c !== card);
+    else this.cards = this.several ? [...this.cards, card] : [card];
+  }
+
+  /** The picked card when exactly one is picked, else null. */
+  single() {
+    return this.cards.length === 1 ? this.cards[0] : null;
+  }
+
+  /** Forget picked cards that left the hand. */
+  keepTo(hand) {
+    this.cards = this.cards.filter((c) => hand.includes(c));
+  }
+
+  clear() {
+    this.cards = [];
   }
 }

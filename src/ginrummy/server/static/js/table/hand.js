@@ -1,6 +1,7 @@
 // This seat's own side of the table: its cards (grouped into melds or in the chosen order), what
-// they are worth, and the buttons of the moves it may make now. It reads the state and never
-// changes it; buttons carry a data-action that the input module handles.
+// they are worth, the buttons of the moves it may make now and (casual two-player matches) the
+// Hint button. It reads the state and never changes it; buttons carry a data-action that the
+// input module handles.
 import { cardElement, cardIndex, cardText, pointsOf } from "../cards.js";
 import { formatNumber, t } from "../i18n.js";
 import { minDeadwood } from "../melds.js";
@@ -11,7 +12,7 @@ import { SORT_MODES } from "./choices.js";
 const MELD_BUTTONS = 3;
 
 export class HandView {
-  /** `state`: GameState; `choices`: HandChoices (sort and order); `picks`: Picks; `socket`: MatchSocket. */
+  /** `state`: TableState; `choices`: HandChoices (sort and order); `picks`: Picks; `socket`: MatchSocket. */
   constructor(state, choices, picks, socket) {
     this.state = state;
     this.choices = choices;
@@ -22,6 +23,7 @@ export class HandView {
   render() {
     this.renderHand();
     this.renderControls();
+    this.renderCoach();
   }
 
   renderHand() {
@@ -30,8 +32,10 @@ export class HandView {
     const bar = document.getElementById("deadwood");
     const sitting = document.getElementById("sitting-out");
     const cards = state.hand();
-    sitting.hidden = state.phase() !== "out";
-    if (!sitting.hidden) sitting.textContent = t("tables.sitting_out_help");
+    if (sitting) {
+      sitting.hidden = state.phase() !== "out";
+      if (!sitting.hidden) sitting.textContent = t("tables.sitting_out_help");
+    }
     handEl.setAttribute("aria-label", t("table.your_hand"));
     if (!cards.length || state.phase() === "over") {
       handEl.replaceChildren();
@@ -41,6 +45,7 @@ export class HandView {
     const { groups, arrangement, dead } = choices.groups(cards);
     const taken = state.takenCard();
     const playing = state.myTurn() && ["play", "discard"].includes(state.phase());
+    const hintedCard = state.hintedCard();
     handEl.replaceChildren(
       ...groups.map((g) => {
         const label =
@@ -57,6 +62,7 @@ export class HandView {
             el.classList.add("in-hand");
             if (picks.has(c)) el.classList.add("selected");
             if (c === state.newCard) el.classList.add("new");
+            if (c === hintedCard) el.classList.add("hinted");
             if (g.kind === "all" && dead.has(i)) el.classList.add("dead");
             if (c === taken) {
               el.classList.add("locked");
@@ -86,7 +92,12 @@ export class HandView {
       const parts = [h("span", {}, t("table.deadwood")), " ", h("span", { class: "count", id: "deadwood-value" }, formatNumber(judged))];
       if (cards.length === 11) {
         judged = Math.min(...cards.filter((c) => c !== taken).map((c) => minDeadwood(cards.filter((x) => x !== c))));
-        parts.push(h("span", { class: "after" }, t("table.best_after_discard", { n: judged })));
+        parts.push(h("span", { class: "after", id: "deadwood-after" }, t("table.best_after_discard", { n: judged })));
+      }
+      const picked = picks.single();
+      if (state.twoPlayer && picked && cards.length === 11) {
+        const after = minDeadwood(cards.filter((c) => c !== picked));
+        parts.push(h("span", { class: "after" }, t("table.after_selected", { card: cardText(picked), n: after })));
       }
       bar.replaceChildren(...parts);
       bar.classList.toggle("gin", judged === 0);
@@ -152,26 +163,98 @@ export class HandView {
         );
       }
     }
-    if (phase !== "offer" && phase !== "draw") {
-      buttons.push(
-        button(
-          "discard-button",
-          "discard",
-          !(playing && picked && state.canDiscard(picked)),
-          picked ? t("table.discard_card", { card: cardText(picked) }) : t("table.discard"),
-        ),
-      );
-    }
-    if (!state.rummy && phase === "discard") {
-      const choice = state.knockChoice(picked);
-      const gin = choice && choice.chosen.deadwood === 0;
-      buttons.push(
-        button("knock-button", "knock", !choice, gin ? t("table.gin") : t("table.knock"), {
-          class: `knock${choice ? " lit" : ""}${gin ? " gin" : ""}`,
-        }),
-      );
-      if (state.canBigGin()) buttons.push(button("big-gin", "big-gin", false, t("table.big_gin"), { class: "primary" }));
+    if (state.twoPlayer) buttons.push(...this.twoPlayerButtons(button, picked));
+    else {
+      if (phase !== "offer" && phase !== "draw") {
+        buttons.push(
+          button(
+            "discard-button",
+            "discard",
+            !(playing && picked && state.canDiscard(picked)),
+            picked ? t("table.discard_card", { card: cardText(picked) }) : t("table.discard"),
+          ),
+        );
+      }
+      if (!state.rummy && phase === "discard") {
+        const choice = state.knockChoice(picked);
+        const gin = choice && choice.chosen.deadwood === 0;
+        buttons.push(
+          button("knock-button", "knock", !choice, gin ? t("table.gin") : t("table.knock"), {
+            class: `knock${choice ? " lit" : ""}${gin ? " gin" : ""}`,
+          }),
+        );
+        if (state.canBigGin()) buttons.push(button("big-gin", "big-gin", false, t("table.big_gin"), { class: "primary" }));
+      }
     }
     actions.replaceChildren(...buttons);
+    this.markHint();
+  }
+
+  /** Two-player Gin's discard and knock buttons, there all turn long (lit when they may be used). */
+  twoPlayerButtons(button, picked) {
+    const { state } = this;
+    const discarding = state.myTurn() && state.phase() === "discard";
+    const choice = state.knockChoice(picked);
+    const gin = choice && choice.chosen.deadwood === 0;
+    const buttons = [
+      button(
+        "discard-button",
+        "discard",
+        !(discarding && picked && state.canDiscard(picked)),
+        picked && state.phase() === "discard" ? t("table.discard_card", { card: cardText(picked) }) : t("table.discard"),
+      ),
+      button("knock-button", "knock", !choice, gin ? t("table.gin") : t("table.knock"), {
+        class: `knock ${choice ? "lit" : ""} ${gin ? "gin" : ""}`,
+        title: choice ? t("table.knock_hint", { card: cardText(choice.chosen.card), n: choice.chosen.deadwood }) : t("table.knock_unavailable"),
+      }),
+    ];
+    if (state.canBigGin()) buttons.push(button("big-gin-button", "big-gin", false, t("table.big_gin"), { class: "knock lit gin" }));
+    return buttons;
+  }
+
+  /** The button of the move a hint suggests. */
+  markHint() {
+    const hint = this.state.hint && this.state.hint.action;
+    if (!hint) return;
+    const offer = this.state.phase() === "offer";
+    const id = {
+      pass: "pass",
+      stock: offer ? null : "draw-stock",
+      take: offer ? "take-upcard" : "draw-discard",
+      knock: "knock-button",
+      big_gin: "big-gin-button",
+    }[hint.type === "draw" ? (hint.source === "stock" ? "stock" : "take") : hint.type];
+    if (id) document.getElementById(id)?.classList.add("hinted");
+  }
+
+  /** The Hint button, in casual matches only (the server refuses hints in rated and tournament ones). */
+  renderCoach() {
+    const { state } = this;
+    const m = state.match;
+    const slot = document.getElementById("coach");
+    if (!slot) return;
+    const shown = Boolean(m && m.hints && m.status === "playing");
+    slot.hidden = !shown;
+    if (!shown) {
+      slot.replaceChildren();
+      return;
+    }
+    const waiting = state.hintAsked !== null && state.hintAsked === state.version;
+    slot.replaceChildren(
+      h(
+        "button",
+        {
+          type: "button",
+          class: "chip hint-button",
+          id: "hint-button",
+          dataset: { action: "hint" },
+          disabled: !state.canAskHint() || this.socket.busy || waiting,
+          title: t("table.hint_title"),
+          "aria-keyshortcuts": "H",
+        },
+        h("span", { "aria-hidden": "true" }, "\u{1F4A1} "),
+        t("table.hint"),
+      ),
+    );
   }
 }

@@ -1,6 +1,7 @@
-// What the player does at the table: clicks, keys, drag and drop, turned into moves for the socket
-// (after checking them against the legal moves, so a refusal is explained at once) and into
-// choices about the hand (select a card, sort, reorder).
+// What the player does at a table of any game: clicks, keys and drag and drop turned into moves for
+// the socket (checked against the legal moves first, so a refusal is explained at once) and into
+// choices about the hand (pick cards, sort, reorder). Rummy adds melds, lay-offs and going out;
+// two-player Gin adds hints.
 import { cardText } from "../cards.js";
 import { HandInput } from "../hand-input.js";
 import { t } from "../i18n.js";
@@ -8,67 +9,126 @@ import { toast } from "../ui.js";
 import { confirmKnock } from "./knock.js";
 
 export class Input extends HandInput {
-  /** Listen to the page. */
+  /** `picks`: the cards picked for a meld, a layoff or a discard; the rest as `HandInput` takes them. */
+  constructor({ state, choices, picks, socket, board, blocked }) {
+    super({
+      state,
+      choices,
+      socket,
+      board,
+      blocked,
+      drag: {
+        started: (from) => from.dataset.card && this.showLayoffTargets(from.dataset.card),
+        ended: () => this.showLayoffTargets(null),
+      },
+    });
+    this.picks = picks;
+  }
+
+  /** Listen to the page (its parts of the game on the table: the Hint button, Rummy's melds). */
   attach() {
-    super.attach(["actions", "status", "coach"]);
+    super.attach(["actions", "status", "coach"].filter((id) => document.getElementById(id)));
+    document.getElementById("melds")?.addEventListener("click", (e) => {
+      const spot = e.target.closest("[data-meld]");
+      if (spot && !this.dragging.suppressClick) this.layOff(Number(spot.dataset.meld));
+    });
+  }
+
+  /** While a card is dragged: the melds it may be laid off on light up (null: none). */
+  showLayoffTargets(card) {
+    const fits = new Set(card ? this.state.layoffsOf(card) : []);
+    for (const spot of document.querySelectorAll("#melds [data-meld]")) {
+      spot.classList.toggle("drop-target", fits.has(Number(spot.dataset.meld)));
+    }
   }
 
   // --- moves ------------------------------------------------------------------------------
 
-  notYourTurn() {
-    const m = this.state.match;
+  /** Send a move; at the bigger tables the picked cards are let go once it is on its way. */
+  send(action) {
+    const sent = super.send(action);
+    if (sent && !this.state.twoPlayer) this.picks.clear();
+    return sent;
+  }
+
+  /** False (and says why) when this player may not move now. */
+  ready() {
+    const { state } = this;
+    if (this.socket.pending) return false;
+    if (state.myTurn()) return true;
+    const m = state.match;
     if (!m || m.status === "waiting") toast(t("table.waiting"), "error");
-    else toast(t("table.not_your_turn", { name: this.state.opponentName() }), "error");
+    else if (state.twoPlayer) toast(t("table.not_your_turn", { name: state.opponentName() }), "error");
+    else if (state.phase() === "out") toast(t("tables.you_sit_out"), "error");
+    else toast(t("tables.not_your_turn"), "error");
+    return false;
   }
 
   draw(source) {
-    const { state } = this;
-    if (this.socket.pending) return;
-    if (!state.myTurn()) return this.notYourTurn();
-    if (!state.canDraw(source)) {
-      const v = state.view;
-      const key =
-        v && v.phase === "discard" ? "table.already_drew" : source === "stock" ? "table.cannot_stock" : "table.cannot_take";
-      toast(t(key), "error");
+    if (!this.ready()) return;
+    if (!this.state.canDraw(source)) {
+      if (!["draw", "offer"].includes(this.state.phase())) toast(t("table.already_drew"), "error");
+      else toast(source === "stock" ? t("table.cannot_stock") : t("table.cannot_take"), "error");
       return;
     }
     this.send({ type: "draw", source });
   }
 
   pass() {
-    if (this.socket.pending) return;
-    if (!this.state.myTurn()) return this.notYourTurn();
+    if (!this.ready()) return;
     if (!this.state.canPass()) return toast(t("table.cannot_pass"), "error");
     this.send({ type: "pass" });
   }
 
-  discard(card = this.choices.selected) {
+  discard(card = this.picks.single()) {
     const { state } = this;
-    if (this.socket.pending) return;
-    const v = state.view;
-    if (!state.myTurn()) return this.notYourTurn();
-    if (!v || v.phase !== "discard") return toast(t("table.draw_first"), "error");
+    if (!this.ready()) return;
+    if (["draw", "offer"].includes(state.phase())) return toast(t("table.draw_first"), "error");
     if (!card) return toast(t("table.select_first"), "error");
     if (card === state.takenCard()) return toast(t("table.taken_card"), "error");
     if (!state.canDiscard(card)) return toast(t("table.cannot_discard", { card: cardText(card) }), "error");
-    this.choices.selected = null;
+    if (state.twoPlayer) this.picks.clear();
     this.send({ type: "discard", card });
+  }
+
+  meld(cards = this.picks.cards) {
+    if (!this.ready()) return;
+    const meld = this.state.meldOf(cards);
+    if (!meld) return toast(cards.length ? t("tables.not_a_meld") : t("tables.pick_meld"), "error");
+    this.send(meld);
+  }
+
+  layOff(number, card = this.picks.single()) {
+    const { state } = this;
+    if (!this.ready()) return;
+    if (!card) return toast(t("tables.pick_layoff"), "error");
+    if (number === null) return toast(t("tables.no_meld_fits", { card: cardText(card) }), "error");
+    if (!state.layoffsOf(card).includes(number)) {
+      return toast(t("tables.cannot_lay_off", { card: cardText(card), n: number + 1 }), "error");
+    }
+    this.send({ type: "layoff", card, meld: number });
+  }
+
+  /** Lay the last cards down: the move that empties the hand. */
+  goOut() {
+    if (!this.ready()) return;
+    const out = this.state.goingOut();
+    if (!out) return toast(t("tables.cannot_go_out"), "error");
+    this.send(out);
   }
 
   async knock() {
     const { state } = this;
-    if (this.socket.pending) return;
-    if (!state.myTurn()) return this.notYourTurn();
-    const choice = state.knockChoice(this.choices.selected);
+    if (!this.ready()) return;
+    const choice = state.knockChoice(this.picks.single());
     if (!choice) {
-      const v = state.view;
-      const text =
-        v && v.phase === "discard" ? t("table.knock_too_much", { n: v.knock_limit }) : t("table.draw_first");
+      const mine = state.mine();
+      const text = state.phase() === "discard" ? t("table.knock_too_much", { n: mine.knock_limit }) : t("table.draw_first");
       return toast(text, "error");
     }
     const card = await confirmKnock(choice);
     if (!card) return;
-    this.choices.selected = null;
+    if (state.twoPlayer) this.picks.clear();
     this.send({ type: "knock", card });
   }
 
@@ -93,6 +153,9 @@ export class Input extends HandInput {
       stock: () => this.draw("stock"),
       pass: () => this.pass(),
       discard: () => this.discard(),
+      meld: () => this.meld(),
+      "meld-ready": () => this.meld(button.dataset.cards.split(" ")),
+      out: () => this.goOut(),
       knock: () => this.knock(),
       "big-gin": () => this.bigGin(),
       back: () => this.socket.sendMessage({ type: "back" }),
@@ -103,22 +166,19 @@ export class Input extends HandInput {
 
   // --- choices about the hand -------------------------------------------------------------
 
-  toggleSelect(card) {
-    this.choices.toggle(card);
-    this.board.renderHand();
-    this.board.renderControls();
+  pick(card) {
+    this.picks.toggle(card);
+    this.board.redrawHand(false);
   }
 
   setSort(mode) {
     this.choices.setSort(mode);
-    this.board.renderSort();
-    this.board.renderHand();
+    this.board.redrawHand(true);
   }
 
   moveCard(card, toIndex) {
     this.choices.move(this.currentOrder(), card, toIndex);
-    this.board.renderSort();
-    this.board.renderHand();
+    this.board.redrawHand(true);
   }
 
   // --- clicks and keys --------------------------------------------------------------------
@@ -126,26 +186,37 @@ export class Input extends HandInput {
   onHandClick(event) {
     if (this.dragging.suppressClick) return;
     const el = event.target.closest(".card");
-    if (el) this.toggleSelect(el.dataset.card);
+    if (el) this.pick(el.dataset.card);
   }
 
   onPileClick(event) {
     if (this.dragging.suppressClick) return;
-    const v = this.state.view;
     if (event.currentTarget.id === "stock") return this.draw("stock");
-    if (v && v.phase === "discard" && this.state.myTurn()) return this.discard();
+    const { state } = this;
+    if (state.myTurn() && !["draw", "offer"].includes(state.phase())) return this.discard();
     return this.draw("discard");
   }
 
   onShortcut(event) {
-    this.runShortcut(event, {
+    const { state } = this;
+    const keys = {
       s: () => this.draw("stock"),
       u: () => this.draw("discard"),
-      p: () => this.state.canPass() && this.pass(),
+      p: () => state.canPass() && this.pass(),
       d: () => this.discard(),
-      k: () => this.knock(),
-      h: () => this.askHint(),
-    });
+      k: () => !state.rummy && this.knock(),
+    };
+    if (state.twoPlayer) keys.h = () => this.askHint();
+    else {
+      keys.m = () => state.rummy && this.meld();
+      keys.o = () => state.rummy && this.goOut();
+      keys.l = () => {
+        const card = this.picks.single();
+        const fits = card ? state.layoffsOf(card) : [];
+        return state.rummy && this.layOff(fits.length ? fits[0] : null);
+      };
+    }
+    this.runShortcut(event, keys);
   }
 
   // --- drag and drop (pointer events) -----------------------------------------------------
@@ -154,6 +225,8 @@ export class Input extends HandInput {
     const drop = this.dropped(event);
     if (!drop) return;
     const { target } = drop;
+    const spot = target && target.closest("[data-meld]");
+    if (spot) return this.layOff(Number(spot.dataset.meld), drop.card);
     if (target && target.closest("#discard")) return this.discard(drop.card);
     if (target && target.closest("#hand")) this.moveCard(drop.card, drop.handIndex);
   }

@@ -1,10 +1,8 @@
-// What covers the table for a while: the showdown of a finished hand, the wait for a friend,
-// the end of the match, and the page shown when the table cannot be opened at all.
-import { api, describeError } from "../api.js";
-import { formatNumber, t, tn } from "../i18n.js";
-import { ratingChange } from "../compete.js";
-import { showdownPanel } from "../showdown.js";
+// What covers a table of any game for a while: the end of a deal (end.js draws it), the wait for
+// the friends of a room, the end of the match, and the page shown when the table cannot be opened.
+import { t, tn } from "../i18n.js";
 import { copyText, h, toast } from "../ui.js";
+import { dealEnd, endShape, matchEnd } from "./end.js";
 
 const SHOWDOWN_SECONDS = 8;
 const HOLD_KEY = "gr-showdown-hold"; // "1": showdowns stay open until Continue is pressed
@@ -69,94 +67,33 @@ export function openTimed(table, panel, { over, onClose }) {
 }
 
 export class Overlays {
-  /** `state`: TableState; `onShowdownClosed()` runs when a showdown goes away. */
-  constructor(state, onShowdownClosed) {
+  /** `state`: TableState; `onEndClosed()` runs when the end of a deal goes away. */
+  constructor(state, onEndClosed) {
     this.state = state;
-    this.onShowdownClosed = onShowdownClosed;
+    this.onEndClosed = onEndClosed;
     this.table = document.getElementById("table");
-    this.showdown = null; // {close} while a showdown is shown
+    this.shown = null; // {close} while the end of a deal is shown
   }
 
   get showingEnd() {
-    return this.showdown !== null;
+    return this.shown !== null;
   }
 
-  /** Show the showdown of `finished` (a hand view with its showdown) until Continue or its countdown. */
+  /** The end of deal `finished` (a view of it) until Continue or its countdown. */
   openEnd(finished) {
     const { state } = this;
-    const panel = showdownPanel(finished.showdown, {
-      names: state.names(),
-      textNames: state.names(true),
-      published: state.commitments[finished.hand_number],
-      targetScore: state.target(),
-    });
-    this.showdown = openTimed(this.table, panel, {
+    const number = finished.hand_number;
+    this.shown = openTimed(this.table, dealEnd(state, finished), {
       over: state.match && state.match.status === "over",
       onClose: () => {
-        this.state.markEndSeen(finished.hand_number);
-        this.showdown = null;
-        this.onShowdownClosed();
+        state.markEndSeen(number);
+        this.shown = null;
+        this.onEndClosed();
       },
     });
   }
 
-  /** The wait for the friend of a new room, with the link to send them. */
-  renderWaiting() {
-    const m = this.state.match;
-    const existing = document.getElementById("waiting");
-    if (m.status !== "waiting") {
-      existing?.remove();
-      return;
-    }
-    if (existing) return;
-    const invited = (m.players || []).find((p) => p.invited);
-    if (invited) {
-      // A rematch asked for: the friend's seat is kept until they accept.
-      const name = this.state.player(invited.seat).invited;
-      this.table.append(
-        h(
-          "div",
-          { class: "overlay", id: "waiting", role: "dialog", "aria-labelledby": "waiting-title" },
-          h(
-            "div",
-            { class: "overlay-box small" },
-            h("h2", { id: "waiting-title" }, t("table.waiting_rematch", { name })),
-            h("p", {}, t("table.waiting_rematch_hint", { name })),
-            h("div", { class: "spinner", "aria-hidden": "true" }),
-            h("div", { class: "overlay-actions" }, h("a", { class: "button", href: "/" }, t("nav.home"))),
-          ),
-        ),
-      );
-      return;
-    }
-    const link = m.room_code
-      ? new URL(`/r/${encodeURIComponent(m.room_code)}`, location.origin).href
-      : sessionStorage.getItem(`gr-room-${this.state.matchId}`);
-    const input = h("input", { readonly: true, value: link || "", id: "waiting-link", "aria-label": t("home.share_link") });
-    const copy = async () => toast((await copyText(link, input)) ? t("home.copied") : t("home.copy_failed"));
-    this.table.append(
-      h(
-        "div",
-        { class: "overlay", id: "waiting", role: "dialog", "aria-labelledby": "waiting-title" },
-        h(
-          "div",
-          { class: "overlay-box small" },
-          h("h2", { id: "waiting-title" }, t("table.waiting")),
-          link
-            ? h(
-                "div",
-                {},
-                h("p", {}, t("home.share_link")),
-                h("div", { class: "row" }, input, h("button", { type: "button", onclick: copy }, t("home.copy"))),
-              )
-            : h("p", {}, t("table.waiting_hint")),
-          h("div", { class: "spinner", "aria-hidden": "true" }),
-        ),
-      ),
-    );
-  }
-
-  /** The end of the match: the result, bonuses, each player's rating change, rematch, replay. */
+  /** The end of the match: the result, each player's rating change, rematch, replay. */
   renderEnd() {
     const { state } = this;
     const m = state.match;
@@ -166,126 +103,93 @@ export class Overlays {
       return;
     }
     // Drawn again when a rematch is asked for, or when the rating changes arrive.
-    const shape = `${m.rematch_id || ""}|${m.ratings ? "rated" : ""}`;
-    if (existing && existing.dataset.shape === shape) return;
+    if (existing && existing.dataset.shape === endShape(state)) return;
     existing?.remove();
-    const r = state.result;
-    const seat = state.seat;
-    const n = state.names(true);
-    const title =
-      r.ended === "aborted"
-        ? t("end.aborted")
-        : r.winner === null || r.winner === undefined
-          ? t("end.draw")
-          : r.winner === seat
-            ? t("end.you_win")
-            : t("end.they_win", { name: state.opponentName() });
-    const bonuses = [];
-    for (const key of ["game_bonus", "box_bonus", "shutout_bonus"]) {
-      for (const s of [0, 1]) {
-        if (r[key] && r[key][s]) bonuses.push(t(`end.${key}`, { name: n[s], n: r[key][s] }));
-      }
+    const { overlay, focus } = matchEnd(state);
+    this.table.append(overlay);
+    focus.focus();
+  }
+
+  /** The wait for the friends of a new room, with the link to send them. */
+  renderWaiting() {
+    const m = this.state.match;
+    const existing = document.getElementById("waiting");
+    if (m.status !== "waiting") {
+      existing?.remove();
+      return;
     }
-    const rematch = h("button", { type: "button", class: "primary big", id: "rematch" }, t("end.rematch"));
-    rematch.addEventListener("click", async () => {
-      // Asking and accepting are the same request: between two people the rematch starts when both did.
-      rematch.disabled = true;
-      try {
-        const made = await api("POST", `/api/matches/${encodeURIComponent(state.matchId)}/rematch`);
-        location.assign(made.url || `/m/${made.match_id}`);
-      } catch (error) {
-        toast(describeError(error), "error");
-        rematch.disabled = false;
-      }
-    });
-    // A tournament pairs the next match itself: the way back to it, never a rematch. A bot accepts
-    // each match itself: it is challenged again from its profile.
-    const opponent = state.player(1 - seat);
-    let again = rematch;
-    if (m.tournament_id) {
-      again = h("a", { class: "button primary big", id: "back-tournament", href: `/t/${encodeURIComponent(m.tournament_id)}` }, t("forfeit.back_tournament"));
-    } else if (opponent.bot) {
-      again = h("a", { class: "button primary big", id: "challenge-again", href: `/@/${encodeURIComponent(opponent.name)}` }, t("bots.challenge_again"));
-    }
-    const shown = state.names();
-    // Lichess's end of a rated game: each player's new rating, "?" while provisional, and the change.
-    const ratings = m.ratings
-      ? h(
-          "div",
-          { class: "end-ratings", id: "end-ratings", role: "group", "aria-label": t("end.ratings") },
-          [seat, 1 - seat].map((s) =>
-            m.ratings[s]
-              ? h(
-                  "p",
-                  { class: "end-rating", dataset: { seat: s }, id: s === seat ? "end-rating-mine" : "end-rating-theirs" },
-                  h("span", { class: "who" }, shown[s]),
-                  " ",
-                  ratingChange(m.ratings[s]),
-                )
-              : null,
-          ),
-        )
-      : null;
-    this.table.append(
-      h(
+    const key = this.state.twoPlayer ? "" : m.players.map((p) => `${p.kind}:${p.name}`).join();
+    if (existing && existing.dataset.key === key) return;
+    existing?.remove();
+    const box = this.state.twoPlayer ? this.waitingForFriend() : this.waitingForSeats();
+    this.table.append(h("div", { class: "overlay", id: "waiting", role: "dialog", "aria-labelledby": "waiting-title", dataset: { key } }, box));
+  }
+
+  /** Two-player Gin: the friend to come (the room's link), or the rematch asked for. */
+  waitingForFriend() {
+    const { state } = this;
+    const m = state.match;
+    const invited = (m.players || []).find((p) => p.invited);
+    if (invited) {
+      // A rematch asked for: the friend's seat is kept until they accept.
+      const name = state.player(invited.seat).invited;
+      return h(
         "div",
-        {
-          class: "overlay end-overlay",
-          id: "end",
-          role: "dialog",
-          "aria-labelledby": "end-title",
-          dataset: { shape },
-        },
-        h(
-          "div",
-          { class: `overlay-box end ${r.winner === seat ? "won" : "lost"}` },
+        { class: "overlay-box small" },
+        h("h2", { id: "waiting-title" }, t("table.waiting_rematch", { name })),
+        h("p", {}, t("table.waiting_rematch_hint", { name })),
+        h("div", { class: "spinner", "aria-hidden": "true" }),
+        h("div", { class: "overlay-actions" }, h("a", { class: "button", href: "/" }, t("nav.home"))),
+      );
+    }
+    const link = m.room_code ? roomLink(m.room_code) : sessionStorage.getItem(`gr-room-${state.matchId}`);
+    return h(
+      "div",
+      { class: "overlay-box small" },
+      h("h2", { id: "waiting-title" }, t("table.waiting")),
+      link ? h("div", {}, h("p", {}, t("home.share_link")), linkRow(link)) : h("p", {}, t("table.waiting_hint")),
+      h("div", { class: "spinner", "aria-hidden": "true" }),
+    );
+  }
+
+  /** The bigger tables: every seat, taken or free, and the room's link for the friends. */
+  waitingForSeats() {
+    const { state } = this;
+    const m = state.match;
+    const free = m.players.filter((p) => p.kind === null);
+    const link = m.room_code ? roomLink(m.room_code) : null;
+    const invited = m.players.filter((p) => p.invited);
+    return h(
+      "div",
+      { class: "overlay-box small" },
+      h("h2", { id: "waiting-title" }, invited.length ? t("tables.waiting_rematch") : tn("tables.waiting_for", free.length)),
+      h(
+        "ul",
+        { class: "seat-list", id: "seat-list" },
+        m.players.map((p) =>
           h(
-            "div",
-            { class: "trophy", "aria-hidden": "true" },
-            r.winner === seat ? "\u2605\u2605\u2605" : "\u2660\u2665\u2666\u2663",
-          ),
-          h("h2", { id: "end-title" }, title),
-          h(
-            "p",
-            { class: "final-score" },
-            h("span", {}, `${shown[seat]} `),
-            h("strong", { id: "final-mine" }, formatNumber(r.scores[seat])),
-            " – ",
-            h("strong", { id: "final-theirs" }, formatNumber(r.scores[1 - seat])),
-            h("span", {}, ` ${shown[1 - seat]}`),
-          ),
-          // An aborted match was never played out: no count of hands played and won.
-          r.ended === "aborted"
-            ? null
-            : h(
-                "p",
-                { id: "end-hands" },
-                tn("end.hands_played", r.hands_played),
-                " ",
-                t("end.hands_won", { mine: r.hands_won[seat], theirs: r.hands_won[1 - seat] }),
-              ),
-          bonuses.length ? h("ul", { class: "bonuses" }, bonuses.map((b) => h("li", {}, b))) : null,
-          ratings,
-          m.rematch_id && !m.tournament_id && state.player(1 - seat).kind === "human"
-            ? h("p", { class: "rematch-ready", id: "rematch-asked" }, t("end.rematch_asked", { name: state.opponentName() }))
-            : null,
-          h(
-            "div",
-            { class: "overlay-actions" },
-            again,
-            h(
-              "a",
-              { class: "button", id: "open-replay", href: `/replay/${encodeURIComponent(state.matchId)}` },
-              t("end.replay"),
-            ),
-            h("a", { class: "button", href: "/" }, t("nav.home")),
+            "li",
+            { class: p.kind ? "taken" : "free", dataset: { seat: p.seat } },
+            p.kind ? state.nameOf(p.seat) : p.invited ? t("tables.seat_invited", { name: p.invited }) : t("tables.seat_free"),
           ),
         ),
       ),
+      link && !invited.length ? h("div", {}, h("p", {}, t("tables.share_link")), linkRow(link)) : null,
+      h("div", { class: "spinner", "aria-hidden": "true" }),
+      h("div", { class: "overlay-actions" }, h("a", { class: "button", href: "/" }, t("nav.home"))),
     );
-    again.focus();
   }
+}
 
+function roomLink(code) {
+  return new URL(`/r/${encodeURIComponent(code)}`, location.origin).href;
+}
+
+/** The room's link to copy. */
+function linkRow(link) {
+  const input = h("input", { readonly: true, value: link || "", id: "waiting-link", "aria-label": t("home.share_link") });
+  const copy = async () => toast((await copyText(link, input)) ? t("home.copied") : t("home.copy_failed"));
+  return h("div", { class: "row" }, input, h("button", { type: "button", onclick: copy }, t("home.copy")));
 }
 
 /**

@@ -1,15 +1,16 @@
-// The whole table drawn from the state: the seats around it, the middle, this seat's hand and
-// buttons, the connection line and the clocks. It reads the state and never changes it.
+// The whole table of any game drawn from the state: the seats around it (seats.js), the middle
+// (center.js), this seat's hand and buttons (hand.js) and the clocks. It reads the state and never
+// changes it.
 import { t } from "../i18n.js";
 import { tickDeadlines } from "../ui.js";
 import { CenterView } from "./center.js";
 import { HandView } from "./hand.js";
 import { SeatsView } from "./seats.js";
 
-export class TableBoard {
+export class Board {
+  /** `state`: TableState; `choices`: HandChoices; `picks`: Picks; `socket`: MatchSocket (for `busy`). */
   constructor(state, choices, picks, socket) {
     this.state = state;
-    this.picks = picks;
     this.table = document.getElementById("table");
     this.seats = new SeatsView(state);
     this.center = new CenterView(state, picks);
@@ -17,8 +18,10 @@ export class TableBoard {
     this.stopped = false;
   }
 
+  /** The table was closed for good: nothing is drawn into it any more. */
   stop() {
     this.stopped = true;
+    clearTimeout(this.center.noteTimer);
   }
 
   /** Draw everything, keeping the keyboard focus where it was. */
@@ -29,15 +32,17 @@ export class TableBoard {
     const focused = document.activeElement;
     const focusKey = focused && (focused.dataset.card ? `card:${focused.dataset.card}` : focused.id ? `id:${focused.id}` : null);
     const table = this.table;
+    const v = state.view;
     table.dataset.game = state.game;
-    table.dataset.phase = state.phase();
+    table.dataset.phase = state.twoPlayer ? (v ? v.phase : "none") : state.phase();
     table.dataset.status = m.status;
     table.dataset.version = String(state.version);
-    table.dataset.hand = state.view ? String(state.view.hand_number) : "";
+    table.dataset.hand = v ? String(v.hand_number) : "";
     table.dataset.seats = String(state.seats);
     table.classList.toggle("my-turn", state.myTurn());
-    // Each game's own keys: Rummy's melds, lay-offs and going out; Gin's pass and knock.
-    document.getElementById("keys-help").textContent = t(state.rummy ? "tables.keys_rummy" : "table.keys_help");
+    // Each game's own keys: Rummy's melds, lay-offs and going out; Gin's pass and knock; hints.
+    const keys = t(state.rummy ? "tables.keys_rummy" : "table.keys_help");
+    document.getElementById("keys-help").textContent = m.hints ? `${keys} · ${t("table.keys_hint")}` : keys;
     this.seats.render();
     this.center.render();
     this.hand.render();
@@ -57,18 +62,23 @@ export class TableBoard {
     this.center.renderMelds();
   }
 
-  /** While a card is dragged: the melds it may be laid off on light up (null: none). */
-  showLayoffTargets(card) {
-    const fits = new Set(card ? this.state.layoffsOf(card) : []);
-    for (const spot of document.querySelectorAll("#melds [data-meld]")) {
-      spot.classList.toggle("drop-target", fits.has(Number(spot.dataset.meld)));
-    }
+  renderSort() {
+    this.hand.renderSort();
   }
 
   renderControls() {
     this.hand.renderControls();
   }
 
+  renderCoach() {
+    this.hand.renderCoach();
+  }
+
+  renderLastMoves() {
+    this.center.renderLastMoves();
+  }
+
+  /** A refused move, shown for a few seconds where the last moves are. */
   setNote(text) {
     this.center.setNote(text);
   }
