@@ -10,9 +10,11 @@
 //                seats), center.js the middle (piles, melds, status), hand.js the cards and buttons
 //   overlays.js  the end of a deal, waiting for friends, the end of the match, a table that cannot open
 //   end.js       what the ends of a deal and of the match say, for each game
-//   input.js     clicks, keys and drag and drop turned into moves and choices
-//   motion.js    cards gliding from where they were to where they are (draw, discard)
+//   input.js     clicks, keys and drag and drop (card-drag.js) turned into moves and choices
+//   knock.js     the card to knock with, and the confirmation asked first (every Gin table)
 //   reactions.js quick reactions: the fixed set of emotes, shown and sent, mutable
+// and two-player Gin's own:
+//   motion.js    cards gliding from where they were to where they are (draw, discard)
 //   forfeit.js   aborting or resigning a match with a stranger
 // Hints (casual matches): the Hint button and H ask the server; the state keeps the answer for its
 // position, and the board marks the move and writes its reason (reasons.js) where the last moves are.

@@ -1,33 +1,58 @@
 // What the player does at a table of any game: clicks, keys and drag and drop turned into moves for
 // the socket (checked against the legal moves first, so a refusal is explained at once) and into
-// choices about the hand (pick cards, sort, reorder). Rummy adds melds, lay-offs and going out;
-// two-player Gin adds hints.
+// choices about the hand (pick cards, sort, reorder, move along it with the arrow keys). Rummy adds
+// melds, lay-offs and going out; two-player Gin adds hints.
 import { cardText } from "../cards.js";
-import { HandInput } from "../hand-input.js";
 import { t } from "../i18n.js";
-import { toast } from "../ui.js";
+import { ask, toast } from "../ui.js";
+import { CardDrag } from "./card-drag.js";
 import { confirmKnock } from "./knock.js";
 
-export class Input extends HandInput {
-  /** `picks`: the cards picked for a meld, a layoff or a discard; the rest as `HandInput` takes them. */
+export class Input {
+  /**
+   * `state`: TableState; `choices`: HandChoices; `picks`: the cards picked for a meld, a layoff or
+   * a discard; `socket`: MatchSocket; `board`: redraws what a choice changes; `blocked()`: true
+   * while an overlay holds the table.
+   */
   constructor({ state, choices, picks, socket, board, blocked }) {
-    super({
-      state,
-      choices,
-      socket,
-      board,
-      blocked,
-      drag: {
-        started: (from) => from.dataset.card && this.showLayoffTargets(from.dataset.card),
-        ended: () => this.showLayoffTargets(null),
-      },
-    });
+    this.state = state;
+    this.choices = choices;
     this.picks = picks;
+    this.socket = socket;
+    this.board = board;
+    this.blocked = blocked;
+    this.dragging = new CardDrag({
+      started: (from) => from.dataset.card && this.showLayoffTargets(from.dataset.card),
+      ended: () => this.showLayoffTargets(null),
+    });
   }
 
   /** Listen to the page (its parts of the game on the table: the Hint button, Rummy's melds). */
   attach() {
-    super.attach(["actions", "status", "coach"].filter((id) => document.getElementById(id)));
+    const hand = document.getElementById("hand");
+    hand.addEventListener("click", (e) => this.onHandClick(e));
+    hand.addEventListener("keydown", (e) => this.onHandKey(e));
+    for (const id of ["stock", "discard"]) {
+      const el = document.getElementById(id);
+      el.addEventListener("click", (e) => this.onPileClick(e));
+      el.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          this.onPileClick(e);
+        }
+      });
+    }
+    const buttons = ["actions", "status", "coach"].filter((id) => document.getElementById(id));
+    for (const id of buttons) document.getElementById(id).addEventListener("click", (e) => this.onActionClick(e));
+    document.getElementById("sort").addEventListener("click", (e) => {
+      const chip = e.target.closest("[data-sort]");
+      if (chip) this.setSort(chip.dataset.sort);
+    });
+    document.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+    document.addEventListener("pointermove", (e) => this.onPointerMove(e), { passive: false });
+    document.addEventListener("pointerup", (e) => this.onPointerUp(e));
+    document.addEventListener("pointercancel", () => this.cancelDrag());
+    document.addEventListener("keydown", (e) => this.onShortcut(e));
     document.getElementById("melds")?.addEventListener("click", (e) => {
       const spot = e.target.closest("[data-meld]");
       if (spot && !this.dragging.suppressClick) this.layOff(Number(spot.dataset.meld));
@@ -44,11 +69,15 @@ export class Input extends HandInput {
 
   // --- moves ------------------------------------------------------------------------------
 
-  /** Send a move; at the bigger tables the picked cards are let go once it is on its way. */
+  /** Send a move; false (and says so) when the socket is not open. At the bigger tables the picked
+   * cards are let go once it is on its way. */
   send(action) {
-    const sent = super.send(action);
-    if (sent && !this.state.twoPlayer) this.picks.clear();
-    return sent;
+    if (!this.socket.sendAction(action, this.state.version)) {
+      toast(t("table.offline"), "error");
+      return false;
+    }
+    if (!this.state.twoPlayer) this.picks.clear();
+    return true;
   }
 
   /** False (and says why) when this player may not move now. */
@@ -164,6 +193,53 @@ export class Input extends HandInput {
     if (run) run();
   }
 
+  async bigGin() {
+    if (!this.state.canBigGin()) return;
+    const answer = await ask({
+      title: t("table.big_gin"),
+      body: t("table.confirm_big_gin"),
+      buttons: [
+        { label: t("table.cancel"), value: "cancel" },
+        { label: t("table.big_gin"), value: "go", class: "primary" },
+      ],
+    });
+    if (answer === "go") this.send({ type: "big_gin" });
+  }
+
+  /** The hand's cards in the order they are shown. */
+  currentOrder() {
+    return [...document.querySelectorAll("#hand .card")].map((el) => el.dataset.card);
+  }
+
+  onHandKey(event) {
+    const el = event.target.closest(".card");
+    if (!el) return;
+    const cards = [...document.querySelectorAll("#hand .card")];
+    const index = cards.indexOf(el);
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") {
+      event.preventDefault();
+      const step = event.key === "ArrowLeft" ? -1 : 1;
+      if (event.shiftKey || event.altKey) {
+        this.moveCard(el.dataset.card, index + step);
+        document.querySelector(`#hand [data-card="${el.dataset.card}"]`)?.focus();
+      } else cards[(index + step + cards.length) % cards.length].focus();
+    } else if (event.key === "Home" || event.key === "End") {
+      event.preventDefault();
+      cards[event.key === "Home" ? 0 : cards.length - 1].focus();
+    }
+  }
+
+  /** Run the move of a shortcut key from `keys` (key -> function), unless the keys are not the table's now. */
+  runShortcut(event, keys) {
+    if (event.ctrlKey || event.metaKey || event.altKey || this.blocked()) return;
+    if (event.target.closest("input, select, textarea, dialog")) return;
+    if (!this.state.view) return;
+    const run = keys[event.key.toLowerCase()];
+    if (!run) return;
+    run();
+    event.preventDefault();
+  }
+
   // --- choices about the hand -------------------------------------------------------------
 
   pick(card) {
@@ -220,6 +296,29 @@ export class Input extends HandInput {
   }
 
   // --- drag and drop (pointer events) -----------------------------------------------------
+
+  onPointerDown(event) {
+    if (!this.blocked()) this.dragging.down(event);
+  }
+
+  onPointerMove(event) {
+    this.dragging.move(event);
+  }
+
+  cancelDrag() {
+    this.dragging.cancel();
+  }
+
+  /** The drop of a drag, once a pile's card dropped on the player's own seat has been drawn. */
+  dropped(event) {
+    const drop = this.dragging.up(event);
+    if (!drop) return null;
+    if (drop.pile) {
+      if (drop.target && drop.target.closest("#me")) this.draw(drop.pile);
+      return null;
+    }
+    return drop;
+  }
 
   onPointerUp(event) {
     const drop = this.dropped(event);

@@ -12,7 +12,7 @@ const HOLD_KEY = "gr-showdown-hold"; // "1": showdowns stay open until Continue 
  * player may hold it open; one reading the deal's verification keeps it open too). `onClose`
  * runs once when it goes; returns {close}.
  */
-export function openTimed(table, panel, { over, onClose }) {
+function openTimed(table, panel, { over, onClose }) {
   const overlay = h("div", {
     class: "overlay showdown-overlay",
     role: "dialog",

@@ -7,13 +7,13 @@ import { playerName } from "../names.js";
 import { knockChoice } from "./knock.js";
 
 /** Team Gin's teams: partners sit opposite. */
-export const TEAMS = [
+const TEAMS = [
   [0, 2],
   [1, 3],
 ];
 
 /** Values kept in sessionStorage under "gr-<key>-<match id>" (they survive a reload of the tab). */
-export class MatchMemory {
+class MatchMemory {
   constructor(matchId) {
     this.matchId = matchId;
   }

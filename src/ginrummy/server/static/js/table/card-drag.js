@@ -1,8 +1,8 @@
-// Dragging a card with the pointer, the same at every table: a card of the hand, or the stock or
+// Dragging a card with the pointer at the table: a card of the hand, or the stock or
 // the discard pile's top, picked up once the pointer has moved 8 px (a shorter press stays a tap
 // and its click does the work), followed by a ghost, and dropped where the pointer is let go.
 // What a drop means is the table's own (`up` returns it).
-import { cardBack } from "./cards.js";
+import { cardBack } from "../cards.js";
 
 export class CardDrag {
   /** `started(source)`: a drag began (e.g. show where the card may go); `ended()`: it is over. */
