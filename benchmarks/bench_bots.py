@@ -9,7 +9,9 @@ the Python source, then the fast core of scripts/build_fast_core.py):
   split of the time between building views, the players' decisions and applying actions,
   against the EAAI Java framework's 447 matches per second (issue 27's target);
 - for each level, its decision time p50 / p95 / max in milliseconds, measured over
-  whole matches against `baseline`.
+  whole matches against `baseline`;
+- the searching expert's rate: sampled deals played out per CPU second (each deal once per
+  candidate discard), over the discard decisions of seeded `expert` matches.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 
 from ginrummy.arena import percentile, play_match
 from ginrummy.bots import available_players, make_player
+from ginrummy.bots.expert import SearchingExpert
 from ginrummy.rules import new_match
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -72,6 +75,37 @@ def baseline_throughput(seconds: float, seed: int = 0) -> dict[str, float]:
         "act_share": act_t / elapsed,
         "apply_share": apply_t / elapsed,
     }
+
+
+def search_rate(seconds: float, seed: int = 0) -> dict[str, float]:
+    """Sampled deals the searching expert plays out per CPU second: it searches its three best
+    discards at the discard decisions of seeded expert-against-expert matches."""
+    searcher = SearchingExpert(seed=seed)
+    views = []
+    match = new_match("classic", seed=seed)
+    players = (make_player("expert", seed=seed), make_player("expert", seed=seed + 1))
+    while len(views) < 400:
+        if match.result is not None:
+            match = new_match("classic", seed=seed + len(views))
+        seat = match.hands[-1].to_act
+        view = match.view(seat)
+        if view.phase == "discard" and view.stock_count > 2:
+            views.append(view)
+        match.apply(players[seat].act(view), seat)
+    deals = playouts = 0
+    cpu = 0.0
+    while cpu < seconds:
+        for view in views:
+            turn = searcher.read(view)
+            cards = [c for _, c, _ in searcher._score_discards(turn.k.hand, turn.k.taken, turn, 3)]
+            t0 = time.process_time()
+            searcher.search_discards(view, turn, cards, None)
+            cpu += time.process_time() - t0
+            deals += searcher.SEARCH_WORLDS
+            playouts += searcher.SEARCH_WORLDS * len(cards)
+            if cpu >= seconds:
+                break
+    return {"deals_per_cpu_second": deals / cpu, "playouts_per_cpu_second": playouts / cpu}
 
 
 def decision_times(level: str, seconds: float, seed: int = 0) -> dict[str, float]:
@@ -144,6 +178,11 @@ def main(argv: list[str] | None = None) -> int:
             f"{level:<10} {d['matches']:>7} {d['decisions']:>9} {d['p50_ms']:>8.3f} "
             f"{d['p95_ms']:>8.3f} {d['max_ms']:>8.3f}"
         )
+    r = search_rate(args.seconds)
+    print(
+        f"search: {r['deals_per_cpu_second']:.0f} sampled deals per CPU second "
+        f"({r['playouts_per_cpu_second']:.0f} playouts: each deal once per candidate discard)"
+    )
     return 0
 
 

@@ -24,27 +24,29 @@ from typing import Any
 
 from ginrummy.arena import run_arena
 from ginrummy.bots.base import register_player
-from ginrummy.bots.expert import ExpertPlayer
+from ginrummy.bots.expert import ExpertPlayer, SearchingExpert
 
 # The variant's changes travel to the arena's worker processes (which import this module
 # afresh) through the environment.
 ENV = "GINRUMMY_BENCH_EXPERT_PARAMS"
 VARIANT = "expert-variant"
+#: The players a variant can be made of (`--player`).
+BASES: dict[str, type[ExpertPlayer]] = {"expert": ExpertPlayer, "searcher": SearchingExpert}
 
 
-def constants() -> dict[str, Any]:
-    """The expert's named constants and their values."""
+def constants(base: type[ExpertPlayer] = ExpertPlayer) -> dict[str, Any]:
+    """The player's named constants and their values."""
     return {
-        name: getattr(ExpertPlayer, name)
-        for name in dir(ExpertPlayer)
-        if name.isupper() and isinstance(getattr(ExpertPlayer, name), (bool, int, float))
+        name: getattr(base, name)
+        for name in dir(base)
+        if name.isupper() and isinstance(getattr(base, name), (bool, int, float))
     }
 
 
-def parse_params(items: list[str]) -> dict[str, Any]:
+def parse_params(items: list[str], base: type[ExpertPlayer] = ExpertPlayer) -> dict[str, Any]:
     """`["ADAPTIVE_OPENING=false", "DANGER=2"]` -> `{"ADAPTIVE_OPENING": False, "DANGER": 2}`,
     checked against the expert's constants and their types; a ValueError says what is wrong."""
-    known = constants()
+    known = constants(base)
     out: dict[str, Any] = {}
     for item in items:
         name, sep, text = item.partition("=")
@@ -76,13 +78,15 @@ def parse_params(items: list[str]) -> dict[str, Any]:
     return out
 
 
-def variant_class(params: dict[str, Any]) -> type[ExpertPlayer]:
-    """A subclass of the expert with some constants overridden."""
-    return type("ExpertVariant", (ExpertPlayer,), dict(params))
+def variant_class(params: dict[str, Any], base: type[ExpertPlayer] = ExpertPlayer) -> type[ExpertPlayer]:
+    """A subclass of the player with some constants overridden."""
+    return type("ExpertVariant", (base,), dict(params))
 
 
 def _make_variant(*, seed: int | None = None, time_budget: float | None = None) -> ExpertPlayer:
-    return variant_class(json.loads(os.environ.get(ENV, "{}")))(seed=seed, time_budget=time_budget)
+    setting = json.loads(os.environ.get(ENV, "{}"))
+    base = BASES[setting.get("player", "expert")]
+    return variant_class(setting.get("params", {}), base)(seed=seed, time_budget=time_budget)
 
 
 register_player(VARIANT, _make_variant)
@@ -96,10 +100,11 @@ def run(
     workers: int = 1,
     *,
     mirrored: bool = False,
+    player: str = "expert",
 ) -> dict[str, Any]:
     """Play the matches and return the arena's JSON object, with the changed figures."""
-    os.environ[ENV] = json.dumps(params)
-    name = VARIANT if params else "expert"
+    os.environ[ENV] = json.dumps({"player": player, "params": params})
+    name = VARIANT if params else player
     result = run_arena(
         name, opponent, matches=matches, workers=workers, seed=seed, mirrored=mirrored
     ).to_json()
@@ -113,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--opponent", default="baseline")
+    parser.add_argument("--player", choices=sorted(BASES), default="expert", help="the player varied")
     parser.add_argument("--mirrored", action="store_true", help="each deal twice, seats swapped")
     parser.add_argument(
         "--param",
@@ -124,14 +130,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the arena's JSON object")
     args = parser.parse_args(argv)
     try:
-        params = parse_params(args.param)
+        params = parse_params(args.param, BASES[args.player])
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.mirrored and args.matches % 2:
         print(f"error: --mirrored needs an even --matches, got {args.matches}", file=sys.stderr)
         return 2
-    r = run(args.matches, args.seed, args.opponent, params, workers=args.workers, mirrored=args.mirrored)
+    r = run(
+        args.matches,
+        args.seed,
+        args.opponent,
+        params,
+        workers=args.workers,
+        mirrored=args.mirrored,
+        player=args.player,
+    )
     if args.json:
         print(json.dumps(r))
         return 0

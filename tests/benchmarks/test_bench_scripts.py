@@ -141,6 +141,15 @@ def test_expert_bench_variant_plays_the_arena_matches(monkeypatch: pytest.Monkey
     player = base.make_player(bench.VARIANT, seed=1)
     assert player.ADAPTIVE_OPENING is False and player.CLINCH_REACH == 3  # type: ignore[attr-defined]
     assert ExpertPlayer.ADAPTIVE_OPENING is True  # the product is untouched
+    # A variant of the searching expert takes its own constants too.
+    from ginrummy.bots.expert import SearchingExpert
+
+    with pytest.raises(ValueError, match="no constant 'SEARCH_STOCK'"):
+        bench.parse_params(["SEARCH_STOCK=5"])
+    assert bench.parse_params(["SEARCH_STOCK=5"], SearchingExpert) == {"SEARCH_STOCK": 5}
+    bench.run(1, 300, "baseline", {"SEARCH_STOCK": 5}, player="searcher")
+    player = base.make_player(bench.VARIANT, seed=1)
+    assert isinstance(player, SearchingExpert) and player.SEARCH_STOCK == 5
 
 
 def test_oracle_bench_cheats_only_inside_its_own_run(capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,8 +9,18 @@ another action (for replay analysis).
 from ..base import register_player
 from .appraise import Appraisal, appraise
 from .player import ExpertDecision, ExpertPlayer, Turn
+from .search import SearchingExpert
 from .steady import SteadyPlayer
 
-__all__ = ["Appraisal", "ExpertDecision", "ExpertPlayer", "SteadyPlayer", "Turn", "appraise"]
+__all__ = [
+    "Appraisal",
+    "ExpertDecision",
+    "ExpertPlayer",
+    "SearchingExpert",
+    "SteadyPlayer",
+    "Turn",
+    "appraise",
+]
 
 register_player("expert", ExpertPlayer)
+register_player("searcher", SearchingExpert)

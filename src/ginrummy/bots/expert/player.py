@@ -205,7 +205,7 @@ class ExpertPlayer:
         deadline = None if budget is None else time.perf_counter() + budget * 0.7
         turn = self.read(view)
         if view.phase in ("offer", "draw"):
-            decision = self._choose_draw(view, turn, search)
+            decision = self._choose_draw(view, turn, search, deadline)
         else:
             decision = self._choose_discard(view, turn, search, deadline)
         if decision.action not in legal:  # a safety net: never send an illegal action
@@ -271,9 +271,15 @@ class ExpertPlayer:
             weight += w
         return total / weight if weight else 0.0
 
+    def pick_discard(
+        self, view: View, turn: Turn, scored: list[tuple[float, int, float]], deadline: float | None
+    ) -> tuple[float, int, float]:
+        """The discard to make of `scored` (`_score_discards`, best first): the best valued."""
+        return scored[0]
+
     # -- drawing -----------------------------------------------------------------
 
-    def _choose_draw(self, view: View, turn: Turn, search: _Search) -> ExpertDecision:
+    def _choose_draw(self, view: View, turn: Turn, search: _Search, deadline: float | None) -> ExpertDecision:
         k = turn.k
         up = k.upcard
         can_take = any(isinstance(a, Draw) and a.source == "discard" for a in view.legal)
@@ -284,7 +290,7 @@ class ExpertPlayer:
         take = self._score_discards(hand | 1 << up, up, turn, search.width)[0]
         stock_value = self._stock_value(hand, turn, search)
         card = CARDS[up]
-        if take[0] < stock_value:
+        if self.prefer_take(view, turn, take, stock_value, deadline):
             plain = expected_after_draw(
                 (hand | 1 << up) ^ (1 << take[1]), turn.stock_w, turn.stock_total, cache=turn.cache
             )
@@ -292,6 +298,18 @@ class ExpertPlayer:
                 Draw("discard"), Reason.of("take_and_throw", card=card, throw=CARDS[take[1]], expected=plain)
             )
         return ExpertDecision(refuse, Reason.of("worth_less_than_stock", card=card))
+
+    def prefer_take(
+        self,
+        view: View,
+        turn: Turn,
+        take: tuple[float, int, float],
+        stock_value: float,
+        deadline: float | None,
+    ) -> bool:
+        """Whether to take the upcard, given the best discard after taking it (`take`, as in
+        `_score_discards`) and the value of a stock draw: when it is worth more."""
+        return take[0] < stock_value
 
     # -- discarding and knocking -------------------------------------------------
 
@@ -314,7 +332,7 @@ class ExpertPlayer:
                 head = Reason.of("knock_head", deadwood=options[steady])
                 return ExpertDecision(Knock(CARDS[steady]), head.join(why, lead=": "))
         scored = self._score_discards(hand, k.taken, turn, search.width)
-        value, card, expected = scored[0]
+        value, card, expected = self.pick_discard(view, turn, scored, deadline)
         if options:
             least = min(options.values())
             knock_card = max((c for c, d in options.items() if d == least), key=lambda c: CARD_POINTS[c])

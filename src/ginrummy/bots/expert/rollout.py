@@ -16,9 +16,17 @@ from typing import Final
 
 from ...rules import Rules
 from ...rules.cards import CARD_POINTS
-from ...rules.fast_core import best_discards, bits, forms_meld, least_deadwood, meld_partners, showdown_points
+from ...rules.fast_core import (
+    best_discards,
+    bits,
+    deadwood_after_discards,
+    forms_meld,
+    least_deadwood,
+    meld_partners,
+    showdown_points,
+)
 
-__all__ = ["KnockRule", "first_chance", "rollout"]
+__all__ = ["KnockRule", "first_chance", "quick_discard", "rollout"]
 
 #: Whether a side knocks: (deadwood after its discard, within the knock limit; its draws this hand).
 KnockRule = Callable[[int, int], bool]
@@ -31,22 +39,27 @@ def first_chance(deadwood: int, draws: int) -> bool:
 
 #: Deadwood a non-melding upcard must save before the quick policy takes it.
 TAKE_GAIN: Final = 6
+#: Turns after which a playout counts as void: two sides taking each other's discards can
+#: pass the same cards back and forth without ever drawing from the stock.
+MAX_TURNS: Final = 100
 #: Deadwood points one live out of a thrown card is worth to the quick policy (it keeps
 #: connected cards the way the undercut game does).
 OUTS_WEIGHT: Final = 0.5
 
 
-def _keep_connected_discard(hand: int, forbid: int, live: int) -> tuple[int, int]:
-    """(deadwood after, card): least deadwood, less `OUTS_WEIGHT` per live card that would
-    have made a meld with the thrown card and one kept card (so connected cards stay)."""
+def quick_discard(hand: int, forbid: int, live: int) -> tuple[int, int]:
+    """(deadwood after, card): Gin when a discard leaves it, else the least deadwood, less
+    `OUTS_WEIGHT` per live card that would have made a meld with the thrown card and one kept
+    card (so connected cards stay)."""
     best_v = 1e9
     best_d = 1000
     best_card = -1
-    for c in bits(hand):
+    for c, d in deadwood_after_discards(hand):
         if c == forbid:
             continue
+        if d == 0:
+            return 0, c
         rest = hand ^ (1 << c)
-        d = least_deadwood(rest)
         outs = 0
         for a, b in meld_partners(c):
             if (rest >> a & 1 and live >> b & 1) or (rest >> b & 1 and live >> a & 1):
@@ -75,13 +88,15 @@ def rollout(
     """Play the hand out from the opponent's draw; points from my side (+ I score, - it does).
 
     `up` is the upcard (-1 if none), `dead` the other cards of the discard pile. The stock
-    list is consumed. A hand that reaches the end of the stock is void (0). I knock only with
+    list is consumed. A hand that reaches the end of the stock, or goes on for `MAX_TURNS`
+    turns, is void (0). I knock only with
     Gin unless `me_knocks` says when; the opponent knocks as `opp_knocks` says. `my_draws` and
     `opp_draws` are the draws each side made in this hand so far (what the rules count).
     """
     if len(stock) <= 2:
         return 0  # my discard left two stock cards: the hand is void already
     turn_opp = True
+    turns = 0
     opp_seen = 0  # cards seen going into the opponent's hand (not live for me)
     while True:
         if turn_opp:
@@ -121,12 +136,13 @@ def rollout(
                 card = stock.pop()
                 me |= 1 << card
                 taken = -1
-            d, c = _keep_connected_discard(me, taken, ~(me | dead | opp_seen))
+            d, c = quick_discard(me, taken, ~(me | dead | opp_seen))
             me ^= 1 << c
             my_draws += 1
             if d == 0 or (d <= knock_limit and me_knocks is not None and me_knocks(d, my_draws)):
                 return showdown_points(me, opp, rules)
             up = c
-        if len(stock) <= 2:
+        turns += 1
+        if len(stock) <= 2 or turns > MAX_TURNS:
             return 0
         turn_opp = not turn_opp
