@@ -104,7 +104,7 @@ class Table:
         guest = self.guests[seat]
         got = self.http.setdefault(seat, [])
         if self.code is not None:
-            got.append(json.dumps(await self.service.room_info(guest, self.code)))
+            got.append(json.dumps(await self.service.rooms.room_info(guest, self.code)))
         got.append(json.dumps(await self.service.my_matches(guest)))
         if self.live.status != "over":
             try:
@@ -126,14 +126,14 @@ async def seat_table(
         match_id = await service.create_robot_match(host, None, rules, levels=levels)
     else:
         seats: list[Any] = ["friend"] * (people - 1) + [{"robot": level} for level in levels]
-        code, match_id = await service.create_room(host, rules, turn_seconds, seats=seats)
+        code, match_id = await service.rooms.create_room(host, rules, turn_seconds, seats=seats)
     live = await service.get_live(match_id)
     assert live is not None
     guests = {0: host}
     for n in range(1, people):
         friend = await service.rename(await service.new_guest(), f"Friend {n}")
         assert code is not None
-        await service.join_room(friend, code)
+        await service.rooms.join_room(friend, code)
         seat = live.seat_of(friend.id)
         assert seat is not None
         guests[seat] = friend

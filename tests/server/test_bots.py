@@ -404,7 +404,7 @@ def test_bots_stay_out_of_quick_pairing_and_tournaments(tmp_path: Path) -> None:
             bot_guest = await service.guest(bot["id"])
             assert bot_guest is not None
             with pytest.raises(Forbidden, match="quick pairing"):
-                await service.seek(bot_guest, {"preset": "classic", "target": 100})
+                await service.seeking.seek(bot_guest, {"preset": "classic", "target": 100})
             arena = await service.tournaments.create(owner.id, {"name": "Open", "minutes": 30})
             with pytest.raises(Forbidden, match="tournaments"):
                 await arena.join(bot_guest.id, bot_guest.name)

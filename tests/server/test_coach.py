@@ -118,14 +118,14 @@ def test_hints_are_refused_out_of_turn_when_stale_and_past_the_allowance(tmp_pat
         await service.start()
         try:
             alice, bob = await service.new_guest(), await service.new_guest()
-            code, match_id = await service.create_room(alice, "classic", 0)
+            code, match_id = await service.rooms.create_room(alice, "classic", 0)
             live = await service.get_live(match_id)
             assert live is not None
             assert await live.hint(0, None) == (
                 "illegal_action",
                 "there is no move to give a hint for: the match is not being played",
             )
-            await service.join_room(bob, code)
+            await service.rooms.join_room(bob, code)
             seat = live.match.to_act
             assert seat is not None
             refused = await live.hint(1 - seat, None)

@@ -62,8 +62,8 @@ def with_service(tmp_path: Path, body: Callable[[GameService], Awaitable[None]],
 
 async def room_of_two(service: GameService, turn_seconds: Any = 0) -> tuple[LiveMatch, list[GuestRow]]:
     alice, bob = await service.new_guest(), await service.new_guest()
-    _code, match_id = await service.create_room(alice, "classic", turn_seconds)
-    await service.join_room(bob, _code)
+    _code, match_id = await service.rooms.create_room(alice, "classic", turn_seconds)
+    await service.rooms.join_room(bob, _code)
     live = await service.get_live(match_id)
     assert live is not None
     return live, [alice, bob]

@@ -22,13 +22,15 @@ async def rated_table(service: GameService, rules: Any, people: int, *, rated: b
     """A room of `people` people, each from an address of their own, every seat taken."""
     host = await service.rename(await service.new_guest(), "Host")
     seats = ["friend"] * (people - 1)
-    code, match_id = await service.create_room(host, rules, 0, seats=seats, rated=rated, address="10.0.0.1")
+    code, match_id = await service.rooms.create_room(
+        host, rules, 0, seats=seats, rated=rated, address="10.0.0.1"
+    )
     live = await service.get_live(match_id)
     assert live is not None and live.rated is rated
     guests = {0: host}
     for n in range(1, people):
         friend = await service.rename(await service.new_guest(), f"Friend {n}")
-        await service.join_room(friend, code, f"10.0.0.{n + 1}")
+        await service.rooms.join_room(friend, code, f"10.0.0.{n + 1}")
         seat = live.seat_of(friend.id)
         assert seat is not None
         guests[seat] = friend
@@ -101,7 +103,7 @@ def test_a_rated_room_moves_its_games_ratings_by_the_finishing_order(
         ]
         assert profile["rating"]["games"] == 0 and profile["rating"]["rating"] == 1500
         # The rematch of a rated room is rated too (the same people, seated apart already).
-        rematch = await service.get_live(await service.rematch(table.guests[0], live.id))
+        rematch = await service.get_live(await service.rooms.rematch(table.guests[0], live.id))
         assert rematch is not None and rematch.rated is True and rematch.status == "waiting"
 
     with_service(tmp_path, body)
@@ -133,14 +135,16 @@ def test_rated_rooms_are_checked(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
         host = await service.new_guest()
         with pytest.raises(BadRequest, match="a room of gin cannot be rated"):
-            await service.create_room(host, "classic", 0, rated=True)
+            await service.rooms.create_room(host, "classic", 0, rated=True)
         with pytest.raises(BadRequest, match="seats people only"):
-            await service.create_room(host, "gin3", 0, seats=["friend", {"robot": "casual"}], rated=True)
+            await service.rooms.create_room(
+                host, "gin3", 0, seats=["friend", {"robot": "casual"}], rated=True
+            )
         with pytest.raises(BadRequest, match="Rummy is for three to six players"):
-            await service.create_room(host, {"preset": "rummy", "players": 2}, 0, rated=True)
+            await service.rooms.create_room(host, {"preset": "rummy", "players": 2}, 0, rated=True)
         with pytest.raises(BadRequest, match="rated must be true or false"):
-            await service.create_room(host, "gin3", 0, rated="yes")
-        code, match_id = await service.create_room(
+            await service.rooms.create_room(host, "gin3", 0, rated="yes")
+        code, match_id = await service.rooms.create_room(
             host,
             {"preset": "rummy", "players": 3},
             0,
@@ -148,15 +152,15 @@ def test_rated_rooms_are_checked(tmp_path: Path) -> None:
             rated=True,
             address="10.1.1.1",
         )
-        assert (await service.room_info(None, code))["rated"] is True
+        assert (await service.rooms.room_info(None, code))["rated"] is True
         # A second identity of the host, from the host's address, is refused a seat and changes nothing.
         twin = await service.new_guest()
         with pytest.raises(SameAddress, match="another player of this rated room plays from your network"):
-            await service.join_room(twin, code, "10.1.1.1")
+            await service.rooms.join_room(twin, code, "10.1.1.1")
         live = await service.get_live(match_id)
         assert live is not None and live.seat_of(twin.id) is None and len(live.free_seats()) == 2
         friend = await service.new_guest()
-        assert await service.join_room(friend, code, "10.1.1.2") == match_id
+        assert await service.rooms.join_room(friend, code, "10.1.1.2") == match_id
 
     with_service(tmp_path, body)
 
@@ -164,10 +168,10 @@ def test_rated_rooms_are_checked(tmp_path: Path) -> None:
 def test_shared_networks_may_meet_in_rated_rooms_when_the_site_allows(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
         host = await service.new_guest()
-        code, match_id = await service.create_room(
+        code, match_id = await service.rooms.create_room(
             host, "gin3", 0, seats=["friend", "friend"], rated=True, address="10.2.2.2"
         )
         other = await service.new_guest()
-        assert await service.join_room(other, code, "10.2.2.2") == match_id
+        assert await service.rooms.join_room(other, code, "10.2.2.2") == match_id
 
     with_service(tmp_path, body, rated_same_address=True)

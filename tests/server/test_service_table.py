@@ -145,7 +145,7 @@ def test_a_rematch_between_two_people_waits_until_both_accept(tmp_path: Path) ->
         old = [FakeSocket(), FakeSocket()]
         for seat in (0, 1):
             live.connect(seat, old[seat])
-        rematch_id = await service.rematch(bob, live.id)
+        rematch_id = await service.rooms.rematch(bob, live.id)
         fresh = await service.get_live(rematch_id)
         assert fresh is not None and fresh.status == "waiting"
         sock = FakeSocket()
@@ -159,14 +159,14 @@ def test_a_rematch_between_two_people_waits_until_both_accept(tmp_path: Path) ->
         # Nobody else can take Alice's seat, and the room link no longer leads there.
         carol = await service.new_guest()
         with pytest.raises(Exception, match="only the players"):
-            await service.rematch(carol, live.id)
+            await service.rooms.rematch(carol, live.id)
         # Alice accepts: both seated, the match starts.
-        assert await service.rematch(alice, live.id) == rematch_id
+        assert await service.rooms.rematch(alice, live.id) == rematch_id
         assert fresh.status == "playing" and fresh.seat_of(alice.id) == 0 and fresh.seat_of(bob.id) == 1
         started = await sock.wait_for(lambda m: m["match"]["status"] == "playing")
         assert started["match"]["players"][0]["name"] == alice.name
         # Pressing again changes nothing.
-        assert await service.rematch(alice, live.id) == rematch_id and fresh.version == 0
+        assert await service.rooms.rematch(alice, live.id) == rematch_id and fresh.version == 0
 
     with_service(tmp_path, body)
 
@@ -178,7 +178,7 @@ def test_a_rematch_survives_a_restart_still_waiting_for_the_friend(tmp_path: Pat
         live, (alice, bob) = await room_of_two(service)
         await finish(live)
         state.update(old=live.id, alice=alice.id, bob=bob.id, name=alice.name)
-        state["rematch"] = await service.rematch(bob, live.id)
+        state["rematch"] = await service.rooms.rematch(bob, live.id)
 
     async def second(service: GameService) -> None:
         fresh = await service.get_live(state["rematch"])
@@ -186,7 +186,7 @@ def test_a_rematch_survives_a_restart_still_waiting_for_the_friend(tmp_path: Pat
         assert fresh.seats[0].invited == state["name"] and fresh.seat_of(state["bob"]) == 1
         alice = await service.guest(state["alice"])
         assert alice is not None
-        assert await service.rematch(alice, state["old"]) == state["rematch"]
+        assert await service.rooms.rematch(alice, state["old"]) == state["rematch"]
         assert fresh.status == "playing"
 
     with_service(tmp_path, first)
@@ -197,16 +197,16 @@ def test_a_room_link_shows_who_invites_and_whether_a_seat_is_free(tmp_path: Path
     async def body(service: GameService) -> None:
         alice = await service.rename(await service.new_guest(), "Alice")
         bob = await service.new_guest()
-        code, match_id = await service.create_room(alice, {"preset": "hoyle", "target": 150}, 90)
-        info = await service.room_info(None, code.lower())
+        code, match_id = await service.rooms.create_room(alice, {"preset": "hoyle", "target": 150}, 90)
+        info = await service.rooms.room_info(None, code.lower())
         assert info["host"] == "Alice" and info["status"] == "waiting" and not info["full"]
         assert info["rules"]["preset"] == "hoyle" and info["rules"]["target"] == 150  # hoyle, to 150
         assert info["turn_seconds"] == 90 and info["match_id"] is None and not info["seated"]
-        await service.join_room(bob, code)
-        assert (await service.room_info(bob, code))["match_id"] == match_id
+        await service.rooms.join_room(bob, code)
+        assert (await service.rooms.room_info(bob, code))["match_id"] == match_id
         carol = await service.new_guest()
-        assert (await service.room_info(carol, code))["full"] is True
+        assert (await service.rooms.room_info(carol, code))["full"] is True
         with pytest.raises(NotFound):
-            await service.room_info(None, "ZZZZZZ")
+            await service.rooms.room_info(None, "ZZZZZZ")
 
     with_service(tmp_path, body)

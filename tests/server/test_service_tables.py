@@ -23,7 +23,7 @@ def test_a_room_for_four_is_dealt_only_when_every_seat_is_taken(tmp_path: Path) 
         host = await service.rename(await service.new_guest(), "Ann")
         rules = {"preset": "rummy", "players": 4, "ace": "high"}
         seats = ["friend", "friend", {"robot": "skilled"}]
-        code, match_id = await service.create_room(host, rules, 0, seats=seats)
+        code, match_id = await service.rooms.create_room(host, rules, 0, seats=seats)
         live = await service.get_live(match_id)
         assert live is not None and live.status == "waiting"
         sock = FakeSocket()
@@ -33,7 +33,7 @@ def test_a_room_for_four_is_dealt_only_when_every_seat_is_taken(tmp_path: Path) 
         assert [p["kind"] for p in waiting["match"]["players"]] == ["human", None, None, "robot"]
         assert waiting["match"]["players"][3]["name"] == "Robot (skilled)"
         assert waiting["match"]["rules"]["ace"] == "high" and waiting["match"]["game"] == "rummy"
-        info = await service.room_info(None, code)
+        info = await service.rooms.room_info(None, code)
         assert (
             info["free"] == 2
             and not info["full"]
@@ -46,17 +46,17 @@ def test_a_room_for_four_is_dealt_only_when_every_seat_is_taken(tmp_path: Path) 
             ]
         )
         bea, cai, dan = [await service.new_guest() for _ in range(3)]
-        assert await service.join_room(bea, code) == match_id
+        assert await service.rooms.join_room(bea, code) == match_id
         assert live.status == "waiting" and live.seat_of(bea.id) == 1 and sock.state["view"] is None
-        assert await service.join_room(bea, code) == match_id  # joining again keeps the seat
-        await service.join_room(cai, code)
+        assert await service.rooms.join_room(bea, code) == match_id  # joining again keeps the seat
+        await service.rooms.join_room(cai, code)
         assert live.status == "playing" and live.seat_of(cai.id) == 2
         dealt = sock.state
         assert len(dealt["view"]["hand"]) == 7 and dealt["view"]["hand_counts"] == [7, 7, 7, 7]
         assert len(dealt["match"]["commitments"]) == 1
-        assert (await service.room_info(dan, code))["full"] is True
+        assert (await service.rooms.room_info(dan, code))["full"] is True
         with pytest.raises(RoomFull, match="every seat is taken"):
-            await service.join_room(dan, code)
+            await service.rooms.join_room(dan, code)
 
     with_service(tmp_path, body)
 
@@ -75,12 +75,12 @@ def test_room_seats_are_checked_and_pairing_stays_two_player_gin(tmp_path: Path)
         host = await service.new_guest()
         for seats, message in BAD_SEATS:
             with pytest.raises(BadRequest, match=message):
-                await service.create_room(host, "gin3", 0, seats=seats)
+                await service.rooms.create_room(host, "gin3", 0, seats=seats)
         with pytest.raises(BadRequest, match="players"):
-            await service.create_room(host, {"preset": "rummy", "players": 7}, 0)
+            await service.rooms.create_room(host, {"preset": "rummy", "players": 7}, 0)
         # Strangers are paired, and tournaments played, in two-player Gin only.
         with pytest.raises(BadRequest, match="preset must be one of"):
-            service.pool_key({"preset": "rummy"})
+            service.seeking.pool_key({"preset": "rummy"})
         with pytest.raises(BadRequest, match="two-player Gin only"):
             await service.tournaments.create(host.id, {"rules": "gin3"})
 
@@ -270,13 +270,13 @@ def test_a_rematch_of_a_table_keeps_the_robots_and_waits_for_every_friend(tmp_pa
         await play_to_end(table, random.Random(2), reconnects=False, watch=False)
         live = table.live
         host, friend = table.guests[0], table.guests[1]
-        rematch_id = await service.rematch(friend, live.id)
+        rematch_id = await service.rooms.rematch(friend, live.id)
         fresh = await service.get_live(rematch_id)
         assert fresh is not None and fresh.status == "waiting"
         assert [s.kind for s in fresh.seats] == [None, "human", "robot"] and fresh.seats[
             0
         ].invited == host.name
-        assert await service.rematch(host, live.id) == rematch_id
+        assert await service.rooms.rematch(host, live.id) == rematch_id
         assert fresh.status == "playing"
 
     with_service(tmp_path, body)

@@ -87,13 +87,13 @@ def test_state_text_matches_the_fresh_state_through_a_whole_robot_match(tmp_path
 def test_state_text_follows_players_connecting_and_leaving(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
         alice, bob = await service.new_guest(), await service.new_guest()
-        code, match_id = await service.create_room(alice, "classic", 0)
+        code, match_id = await service.rooms.create_room(alice, "classic", 0)
         live = await service.get_live(match_id)
         assert live is not None
         first = CheckingSocket(0)
         first.live = live
         live.connect(0, first)
-        await service.join_room(bob, code)
+        await service.rooms.join_room(bob, code)
         other = CheckingSocket(1)
         other.live = live
         live.connect(1, other)

@@ -311,15 +311,15 @@ def test_rooms_and_rematches_work_whichever_process_a_request_reaches(
     async def body(nodes: list[Node]) -> None:
         (a, _), (b, _) = nodes
         alice, bob = await a.new_guest(), await a.new_guest()
-        code, match_id = await a.create_room(alice, {"preset": "classic", "target": 1}, 0)
+        code, match_id = await a.rooms.create_room(alice, {"preset": "classic", "target": 1}, 0)
         # The room link opened on b: b asks a, the owner.
-        info = await b.room_info(None, code)
+        info = await b.rooms.room_info(None, code)
         assert info["host"] == alice.name and info["status"] == "waiting" and not info["full"]
-        assert await b.join_room(bob, code) == match_id
+        assert await b.rooms.join_room(bob, code) == match_id
         live = a.live[match_id]
         assert live.status == "playing" and live.seat_of(bob.id) == 1 and match_id not in b.live
         with pytest.raises(ServiceError) as refused:
-            await b.join_room(await b.new_guest(), code)
+            await b.rooms.join_room(await b.new_guest(), code)
         assert (refused.value.code, refused.value.status) == ("room_full", 409)
         # One hand to 1 point ends the match.
         rng = random.Random(3)
@@ -332,10 +332,10 @@ def test_rooms_and_rematches_work_whichever_process_a_request_reaches(
         seen = Socket()
         live.connect(0, seen)
         # Alice asks for the rematch on b (b makes and owns it); a's table shows its link.
-        rematch_id = await b.rematch(alice, match_id)
+        rematch_id = await b.rooms.rematch(alice, match_id)
         await seen.until(lambda s: s.states[-1]["match"]["rematch_id"] == rematch_id)
         # Bob accepts on a: a asks b, which seats him, and the rematch starts.
-        assert await a.rematch(bob, match_id) == rematch_id
+        assert await a.rooms.rematch(bob, match_id) == rematch_id
         fresh = b.live[rematch_id]
         assert fresh.status == "playing" and fresh.seat_of(bob.id) is not None and rematch_id not in a.live
 

@@ -69,7 +69,7 @@ async def kill(node: ClusterNode) -> None:
 async def paired(service: GameService, guest: GuestRow) -> dict[str, Any]:
     """Wait (as the page does, in short polls) until `guest` is paired."""
     while True:
-        news = await service.wait_for_pairing(guest, 1.0)
+        news = await service.seeking.wait_for_pairing(guest, 1.0)
         if news["state"] == "paired":
             return news
         assert news["state"] == "waiting", news
@@ -81,8 +81,8 @@ def test_seekers_on_two_processes_are_paired_by_the_one_running_the_pool(
     async def body(nodes: list[Node]) -> None:
         (a, node_a), (b, node_b) = nodes
         ann, bob = await a.new_guest(), await b.new_guest()
-        first = await a.seek(ann, POOL)
-        second = await b.seek(bob, POOL)
+        first = await a.seeking.seek(ann, POOL)
+        second = await b.seeking.seek(bob, POOL)
         assert first["state"] == second["state"] == "waiting"
         runs = [s for s, n in nodes if "pool" in n.keeper.held]
         assert len(runs) == 1  # one process runs the pool; the other keeps none of its own
@@ -94,27 +94,27 @@ def test_seekers_on_two_processes_are_paired_by_the_one_running_the_pool(
         assert row is not None and {s.guest_id for s in row.seats} == {ann.id, bob.id}
         # Leaving and "a robot instead" reach the pool from either process too.
         cid = await b.new_guest()
-        await b.seek(cid, POOL)
-        assert await a.stop_seeking(cid) is True and await b.stop_seeking(cid) is False
-        await a.seek(cid, {**POOL, "preset": "hoyle"})
-        robot = await b.robot_instead(cid)
+        await b.seeking.seek(cid, POOL)
+        assert await a.seeking.stop_seeking(cid) is True and await b.seeking.stop_seeking(cid) is False
+        await a.seeking.seek(cid, {**POOL, "preset": "hoyle"})
+        robot = await b.seeking.robot_instead(cid)
         robot_row = await a.store.get_match(robot)
         assert robot_row is not None and robot_row.kind == "robot" and robot_row.seats[0].guest_id == cid.id
         # The client address travels with a forwarded seek: two of one address, one on each
         # process, never meet in a rated pool; a third of another address meets one of them.
         rated = {**POOL, "rated": True}
         dee, eve, fay = await a.new_guest(), await b.new_guest(), await b.new_guest()
-        await a.seek(dee, rated, "203.0.113.7")
-        await b.seek(eve, rated, "203.0.113.7")
+        await a.seeking.seek(dee, rated, "203.0.113.7")
+        await b.seeking.seek(eve, rated, "203.0.113.7")
         assert await a.store.shared_addresses(dee.id, eve.id) == ["203.0.113.7"]
-        await b.seek(fay, rated, "198.51.100.20")
+        await b.seeking.seek(fay, rated, "198.51.100.20")
         news = await asyncio.wait_for(paired(b, fay), 10)
         row = await a.store.get_match(news["match_id"])
         assert row is not None and row.rated
         met = {s.guest_id for s in row.seats} - {fay.id}
         assert met in ({dee.id}, {eve.id})
         left = eve if met == {dee.id} else dee
-        assert (await runs[0].wait_for_pairing(left, 0.0))["state"] == "waiting"
+        assert (await runs[0].seeking.wait_for_pairing(left, 0.0))["state"] == "waiting"
 
     run_nodes(postgres_url, redis_server.url, body)
 
@@ -124,7 +124,7 @@ async def seeking(nodes: list[Node]) -> tuple[GuestRow, Node, Node]:
     yet); the process running the pool, and the other one."""
     first, second = nodes
     guest = await first[0].new_guest()
-    await first[0].seek(guest, POOL)
+    await first[0].seeking.seek(guest, POOL)
     owner, other = (first, second) if "pool" in first[1].keeper.held else (second, first)
     return guest, owner, other
 
@@ -138,14 +138,14 @@ def test_a_killed_pool_process_is_replaced_and_the_pages_join_again(
         await until(lambda: "pool" in survivor_node.keeper.held)  # the lease ran out; no request
         # The new pool starts empty: a wait finds no seek, and the page joins again (home-compete.js).
         try:
-            await survivor.wait_for_pairing(ann, 0.1)
+            await survivor.seeking.wait_for_pairing(ann, 0.1)
         except Exception as exc:  # noqa: BLE001 - the service's NotFound, checked by its code
             assert getattr(exc, "code", None) == "not_found"
         else:
             raise AssertionError("the wait should be gone with the killed process")
         bob = await survivor.new_guest()
-        await survivor.seek(ann, POOL)
-        await survivor.seek(bob, POOL)
+        await survivor.seeking.seek(ann, POOL)
+        await survivor.seeking.seek(bob, POOL)
         news_a, news_b = await asyncio.wait_for(
             asyncio.gather(paired(survivor, ann), paired(survivor, bob)), 10
         )
@@ -162,7 +162,7 @@ def test_a_pairing_made_just_before_the_pool_process_dies_is_told_when_the_pages
     async def body(nodes: list[Node]) -> None:
         ann, (owner, owner_node), (survivor, survivor_node) = await seeking(nodes)
         bob = await owner.new_guest()
-        await owner.seek(bob, POOL)
+        await owner.seeking.seek(bob, POOL)
         # The pool pairs them and stores the match; its process dies before either page asks again.
         await until(lambda: all(owner.pool.by_guest[g.id].match_id for g in (ann, bob)))
         match_id = owner.pool.by_guest[ann.id].match_id
@@ -171,10 +171,10 @@ def test_a_pairing_made_just_before_the_pool_process_dies_is_told_when_the_pages
         # Each page, finding its wait gone, joins again (home-compete.js): it is told its match.
         cid = await survivor.new_guest()
         for guest in (ann, bob):
-            news = await survivor.seek(guest, POOL)
+            news = await survivor.seeking.seek(guest, POOL)
             assert news["state"] == "paired" and news["match_id"] == match_id, news
-            assert (await survivor.wait_for_pairing(guest, 0.1))["match_id"] == match_id
-        assert (await survivor.seek(cid, POOL))["state"] == "waiting"  # nobody else is sent anywhere
+            assert (await survivor.seeking.wait_for_pairing(guest, 0.1))["match_id"] == match_id
+        assert (await survivor.seeking.seek(cid, POOL))["state"] == "waiting"  # nobody else is sent anywhere
 
     run_nodes(postgres_url, redis_server.url, body, lease_seconds=1.0)
 
@@ -295,7 +295,7 @@ def test_a_graceful_shutdown_hands_the_pool_and_a_tournament_over_without_waitin
     async def body(nodes: list[Node]) -> None:
         (a, node_a), (b, node_b) = nodes
         ann = await a.new_guest()
-        await a.seek(ann, POOL)
+        await a.seeking.seek(ann, POOL)
         arena = await a.tournaments.create(ann.id, {"name": "Handed", "minutes": 30, "robots": False})
         if "pool" not in node_a.keeper.held:  # b took the pool first: hand b's over instead
             a, node_a, b, node_b = b, node_b, a, node_a
@@ -309,7 +309,7 @@ def test_a_graceful_shutdown_hands_the_pool_and_a_tournament_over_without_waitin
         assert arena.id not in a.tournaments.live
         bob = await b.new_guest()
         assert (await b.tournaments.act(arena.id, "join", bob))["me"]["joined"] is True
-        assert (await b.seek(bob, POOL))["state"] == "waiting"
+        assert (await b.seeking.seek(bob, POOL))["state"] == "waiting"
 
     run_nodes(postgres_url, redis_server.url, body, lease_seconds=60.0)
 
@@ -374,8 +374,8 @@ def test_the_live_games_list_is_the_same_whichever_process_is_asked(
     async def body(nodes: list[Node]) -> None:
         (a, node_a), (b, node_b) = nodes
         ann, bob = await a.new_guest(), await b.new_guest()
-        await a.seek(ann, POOL)
-        await b.seek(bob, POOL)
+        await a.seeking.seek(ann, POOL)
+        await b.seeking.seek(bob, POOL)
         news, _ = await asyncio.wait_for(asyncio.gather(paired(a, ann), paired(b, bob)), 10)
         pooled = news["match_id"]
         owner = a if pooled in a.live else b

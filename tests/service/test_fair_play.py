@@ -63,8 +63,8 @@ async def pair(
     """`first` and `second` seek (from `addresses`) long enough to accept any rating gap, and are
     paired by a wave: their live match."""
     for _ in range(2):  # the second time a minute later: still waiting, ranges wide
-        await service.seek(first, body, addresses[0])
-        await service.seek(second, body, addresses[1])
+        await service.seeking.seek(first, body, addresses[0])
+        await service.seeking.seek(second, body, addresses[1])
         service.clock.now += 60  # type: ignore[attr-defined]
     service.clock.now -= 55  # type: ignore[attr-defined]  # seen 5 s ago: not stale
     assert await service.pool.wave() == 1
@@ -87,24 +87,24 @@ def test_the_rated_pool_never_pairs_two_seekers_of_one_address(db_url: str) -> N
         ann, bob, cy, dee, eve = await people(service, "Ann", "Bob", "Cy", "Dee", "Eve")
         # Two identities of one household wait in the rated pool: wave after wave, no pairing.
         for guest in (ann, bob):
-            assert (await service.seek(guest, RATED, HOME))["state"] == "waiting"
+            assert (await service.seeking.seek(guest, RATED, HOME))["state"] == "waiting"
         for _ in range(3):
             assert await service.pool.wave() == 0
         assert {service.pool.status(service.pool.by_guest[g.id])["state"] for g in (ann, bob)} == {"waiting"}
         # Somebody of another address is paired with one of them at once.
-        await service.seek(cy, RATED, ELSEWHERE)
+        await service.seeking.seek(cy, RATED, ELSEWHERE)
         assert await service.pool.wave() == 1
         partner = next(g for g in (ann, bob) if service.pool.by_guest[g.id].match_id is not None)
         assert service.pool.by_guest[cy.id].match_id == service.pool.by_guest[partner.id].match_id
         # A casual pool pairs players of one address (nothing is at stake).
         casual = {**RATED, "rated": False}
-        await service.seek(dee, casual, HOME)
-        await service.seek(eve, casual, HOME)
+        await service.seeking.seek(dee, casual, HOME)
+        await service.seeking.seek(eve, casual, HOME)
         assert await service.pool.wave() == 1
         # A shared network the operator allows (GINRUMMY_RATED_SAME_ADDRESS): the household meets.
         service.fairplay.rated_same_address = True
         left = bob if partner is ann else ann
-        await service.seek(dee, RATED, HOME)
+        await service.seeking.seek(dee, RATED, HOME)
         assert await service.pool.wave() == 1
         assert service.pool.by_guest[left.id].match_id == service.pool.by_guest[dee.id].match_id
         # Each entered rated play from its address: remembered, so the two are linked.

@@ -312,7 +312,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         _spend(request)
         guest = await _guest(request, response)
         body = await _json_body(request)
-        code, match_id = await _service(request).create_room(
+        code, match_id = await _service(request).rooms.create_room(
             guest,
             body.get("rules"),
             body.get("turn_seconds", ...),
@@ -328,7 +328,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         service = _service(request)
         guest = await service.cookies.guest_by_cookie(request.cookies.get(COOKIE))
         try:
-            return await service.room_info(guest, code)
+            return await service.rooms.room_info(guest, code)
         except NotFound:
             limiter.charge(_address(request), 4)  # as for joining: codes cannot be guessed at speed
             raise
@@ -338,7 +338,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         _spend(request)
         guest = await _guest(request, response)
         try:
-            match_id = await _service(request).join_room(guest, code, _address(request))
+            match_id = await _service(request).rooms.join_room(guest, code, _address(request))
         except NotFound:
             limiter.charge(_address(request), 4)  # a wrong code costs five: codes cannot be guessed at speed
             raise
@@ -361,7 +361,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     async def post_rematch(match_id: str, request: Request, response: Response) -> dict[str, Any]:
         _spend(request)
         guest = await _guest(request, response)
-        rematch_id = await _service(request).rematch(guest, match_id)
+        rematch_id = await _service(request).rooms.rematch(guest, match_id)
         return {"match_id": rematch_id, "url": f"/m/{rematch_id}"}
 
     @app.get("/api/health", response_model=None)

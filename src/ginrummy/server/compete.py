@@ -102,24 +102,24 @@ def install(
         """Wait in a pool: {"preset": "classic", "target": 100, "rated": true}."""
         spend(request, 1.0)
         me = await guest(request, response)
-        return await service(request).seek(me, await json_body(request), address(request))
+        return await service(request).seeking.seek(me, await json_body(request), address(request))
 
     @app.get("/api/pool")
     async def wait_pool(request: Request, response: Response, wait: float = 25.0) -> dict[str, Any]:
         """The wait's news: answers at once when paired, else after `wait` seconds (a long poll)."""
         me = await guest(request, response)
-        return await service(request).wait_for_pairing(me, wait)
+        return await service(request).seeking.wait_for_pairing(me, wait)
 
     @app.delete("/api/pool")
     async def leave_pool(request: Request, response: Response) -> dict[str, Any]:
         me = await guest(request, response)
-        return {"left": await service(request).stop_seeking(me)}
+        return {"left": await service(request).seeking.stop_seeking(me)}
 
     @app.post("/api/pool/robot")
     async def pool_robot(request: Request, response: Response) -> dict[str, Any]:
         spend(request, 1.0)
         me = await guest(request, response)
-        match_id = await service(request).robot_instead(me)
+        match_id = await service(request).seeking.robot_instead(me)
         return {"match_id": match_id, "url": f"/m/{match_id}"}
 
     # -- tournaments ---------------------------------------------------------------

@@ -38,7 +38,6 @@ from .options import (
     parse_rules,
     robot_name,
 )
-from .pairing import PoolKey
 from .ports import (
     GuestRow,
     Lease,
@@ -255,50 +254,6 @@ class GameService:
         await self.store.create_match(row)
         await self._load(row, names={guest.id: guest.name})
         return row.id
-
-    # -- rooms and rematches (service/rooms.py) --------------------------------
-
-    async def create_room(
-        self,
-        guest: GuestRow,
-        rules: Any,
-        turn_seconds: Any = ...,
-        *,
-        seats: Any = None,
-        rated: Any = False,
-        address: str | None = None,
-    ) -> tuple[str, str]:
-        """A private room (`Rooms.create_room`); returns (code, match id)."""
-        return await self.rooms.create_room(
-            guest, rules, turn_seconds, seats=seats, rated=rated, address=address
-        )
-
-    async def join_room(self, guest: GuestRow, code: str, address: str | None = None) -> str:
-        return await self.rooms.join_room(guest, code, address)
-
-    async def room_info(self, guest: GuestRow | None, code: str) -> dict[str, Any]:
-        return await self.rooms.room_info(guest, code)
-
-    async def rematch(self, guest: GuestRow, match_id: str) -> str:
-        return await self.rooms.rematch(guest, match_id)
-
-    # -- quick pairing ("Play online", service/seeking.py) --------------------------
-
-    def pool_key(self, body: dict[str, Any]) -> PoolKey:
-        return self.seeking.pool_key(body)
-
-    async def seek(self, guest: GuestRow, body: dict[str, Any], address: str | None = None) -> dict[str, Any]:
-        """Wait in a pool for a stranger (`Seeking.seek`)."""
-        return await self.seeking.seek(guest, body, address)
-
-    async def wait_for_pairing(self, guest: GuestRow, timeout: float) -> dict[str, Any]:
-        return await self.seeking.wait_for_pairing(guest, timeout)
-
-    async def stop_seeking(self, guest: GuestRow) -> bool:
-        return await self.seeking.stop_seeking(guest)
-
-    async def robot_instead(self, guest: GuestRow) -> str:
-        return await self.seeking.robot_instead(guest)
 
     # -- live matches ----------------------------------------------------------
 

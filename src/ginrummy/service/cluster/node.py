@@ -294,7 +294,7 @@ class ClusterNode:
             raise Forbidden("no such guest")
         op = call["op"]
         if op == "room_info":
-            return await service.room_info(guest, call["code"])
+            return await service.rooms.room_info(guest, call["code"])
         viewer = guest.id if guest is not None else None
         if op == "t_state":
             return await service.tournaments.state(call["t"], viewer)
@@ -317,18 +317,18 @@ class ClusterNode:
             return None
         assert guest is not None
         if op == "join_room":
-            return await service.join_room(guest, call["code"], call.get("address"))
+            return await service.rooms.join_room(guest, call["code"], call.get("address"))
         if op == "seek":
-            return await service.seek(guest, call["body"], call.get("address"))
+            return await service.seeking.seek(guest, call["body"], call.get("address"))
         if op == "wait_pool":
-            return await service.wait_for_pairing(guest, float(call["wait"]))
+            return await service.seeking.wait_for_pairing(guest, float(call["wait"]))
         if op == "leave_pool":
-            return await service.stop_seeking(guest)
+            return await service.seeking.stop_seeking(guest)
         if op == "robot_instead":
-            return await service.robot_instead(guest)
+            return await service.seeking.robot_instead(guest)
         if op == "t_act":
             return await service.tournaments.act(call["t"], call["verb"], guest, call.get("address"))
-        return await service.rematch(guest, call["match"])
+        return await service.rooms.rematch(guest, call["match"])
 
     # -- every heartbeat -------------------------------------------------------
 
