@@ -2,9 +2,10 @@
 Gin for three players and for two teams, and classic Rummy for two to six (docs/rules.md §7-§8),
 all behind one `Game` interface (`new_game`).
 
-Pure and standard-library only: no I/O and no global randomness. `masks` is the same rules
-on 52-bit card masks, the API computer players call thousands of times per decision;
-`fast_core` gives the same functions from its mypyc build when one is built
+A hand (`hand`) is dealt from its seed's shuffle (`deal`) and keeps its steps as played and as
+each seat saw them (`steps`). Pure and standard-library only: no I/O and no global randomness.
+`masks` is the same rules on 52-bit card masks, the API computer players call thousands of times
+per decision; `fast_core` gives the same functions from its mypyc build when one is built
 (scripts/build_fast_core.py), and from `masks` otherwise.
 """
 
@@ -26,6 +27,7 @@ from .actions import (
     parse_game_action,
 )
 from .cards import Card, CardError, CardSet, card_points, parse_card, parse_cards
+from .deal import deal_order
 from .game import (
     Game,
     GameResult,
@@ -41,16 +43,7 @@ from .game import (
 from .game_record import GameHandRecord, GameRecord, dumps_game, loads_game
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult
 from .gin_tables import TEAMS, GinTableResult, TeamGin, ThreeGin
-from .hand import (
-    Hand,
-    HandResult,
-    IllegalActionError,
-    LegalMasks,
-    NotYourTurnError,
-    PublicStep,
-    Step,
-    deal_order,
-)
+from .hand import Hand, HandResult, IllegalActionError, LegalMasks, NotYourTurnError
 from .match import Match, MatchOverError, MatchResult, deal_seed, new_match, seed_commitment
 from .melds import (
     Arrangement,
@@ -76,6 +69,7 @@ from .rummy_melds import (
 )
 from .rummy_views import RummyEvent, RummyView, build_rummy_view
 from .showdown import Layoff, Showdown, ShowdownError, best_layoffs, score_showdown
+from .steps import PublicStep, Step
 from .table_render import render_game
 from .tables import choose_first_dealer
 from .variants import GAMES, PRESETS, Rules, RulesError

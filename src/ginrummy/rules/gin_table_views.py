@@ -14,7 +14,8 @@ from typing import Any
 
 from .actions import Action, ActionError, action_from_json
 from .cards import CARDS, Card, CardError, CardSet, parse_card, parse_cards
-from .hand import Hand, Phase, PublicStep
+from .hand import Hand, Phase
+from .steps import PublicStep
 from .variants import Rules, RulesError
 from .views import HandEnd, View, ViewError, build_view, hand_end
 

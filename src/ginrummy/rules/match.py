@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, GameAction
-from .hand import Hand, HandResult, IllegalActionError, shuffled_deck
+from .deal import shuffled_deck
+from .hand import Hand, HandResult, IllegalActionError
 from .record import HandRecord, MatchRecord
 from .variants import Rules, RulesError
 from .views import View, build_view

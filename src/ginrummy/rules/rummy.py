@@ -20,7 +20,8 @@ from typing import Any, Literal, NamedTuple
 
 from .actions import DISCARDS, DRAW_DISCARD, DRAW_STOCK, Discard, Draw, GameAction, LayMeld, LayOff
 from .cards import CARDS, Card, CardSet
-from .hand import IllegalActionError, NotYourTurnError, deal_order
+from .deal import deal_order
+from .hand import IllegalActionError, NotYourTurnError
 from .rummy_melds import attachable_mask, deadwood_of_mask, is_meld_mask, melds_of_mask, rummy_hand_points
 from .variants import Rules, RulesError
 

@@ -9,8 +9,9 @@ from typing import Any, TypeVar
 from .actions import Action, ActionError, action_from_json
 from .cards import CARDS, Card, CardError, CardSet, parse_card, parse_cards
 from .fast_core import deadwood_after_discards
-from .hand import Hand, Phase, PublicStep
+from .hand import Hand, Phase
 from .showdown import Layoff
+from .steps import PublicStep
 from .variants import Rules, RulesError
 
 __all__ = ["HandEnd", "PublicStep", "View", "ViewError", "build_view"]

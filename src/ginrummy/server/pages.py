@@ -1,7 +1,7 @@
 """The site's HTML pages: each page file with the head every page shares (static/head.html).
 
 A page's `<head>` holds the marker `<!--#head-->` and its own stylesheets and script; the shared
-lines (charset, viewport, colour scheme, title, icons, manifest, the site's stylesheet) live once
+lines (charset, viewport, colour scheme, title, icons, manifest, the site's stylesheets) live once
 in head.html. A page is put together when it is served and kept until one of its files changes.
 """
 

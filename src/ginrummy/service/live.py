@@ -5,7 +5,10 @@
   moment loses nothing that was acknowledged.
 - `Turns` (turns.py): the clocks and the robots: when the server moves for a seat, and what it plays.
 - `Connections` (connections.py): the sockets of each seat and of the spectators; reactions.
-- `Wire` (wire.py): the messages, built from the game's views (`rules`) and public metadata only.
+- `Wire` (wire.py): the messages, built from the game's views (`rules`) and public metadata only;
+  that metadata (who sits where, the clocks, the rules' changes) is match_meta.py's.
+- `Hints` (hints.py): the coach of casual two-player matches.
+- `early_ending` (forfeits.py): the result of a match with a stranger aborted, resigned or left.
 
 `LiveMatch` holds them together and is what the platform, the sockets and tournaments talk to. It
 drives any `Game` (two-player Gin, three-player Gin, team Gin, Rummy) the same way; it knows its
@@ -15,16 +18,17 @@ host only through `MatchHost`, so nothing here imports the platform.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from typing import Any, Protocol
 
-from ..bots import suggest
-from ..rules import ActionError, Game, GameAction, Match, Rules, game_action_from_json
+from ..rules import ActionError, Game, GameAction, Match, game_action_from_json
 from .action_log import ActionLog
 from .config import ServiceConfig
-from .connections import REACTION_BURST, REACTIONS, Allowance, Connection, Connections, Reactions
+from .connections import REACTION_BURST, REACTIONS, Connection, Connections, Reactions
 from .errors import Refusal
+from .forfeits import early_ending
+from .hints import HINT_BURST, HINT_RATE, Hints
+from .match_meta import rule_changes, seat_meta, spectator_meta
 from .ports import (
     Lease,
     LeaseLost,
@@ -58,20 +62,8 @@ __all__ = [
 
 log = logging.getLogger("ginrummy.service")
 
-#: Hints (casual two-player matches only) a seat may ask for: one every 4 s on average, three at
-#: once. Asking again about the same move costs nothing (the hint is kept until the table changes).
-HINT_RATE = 0.25
-HINT_BURST = 3
-HINT_LEVEL = "expert"
 #: Seconds a change of the spectators' count waits, so that a burst of them is sent once.
 SPECTATORS_PUSH = 0.5
-
-
-@functools.lru_cache(maxsize=64)
-def _rule_changes(rules: Rules) -> dict[str, Any]:
-    """What differs from the book rules of the game (two-player Gin: from classic); a
-    tournament's matches share their rules, so it is computed once (the dict is only read)."""
-    return rules.changes(Rules.for_game(rules.game, rules.players))
 
 
 class MatchHost(Protocol):
@@ -137,8 +129,6 @@ class LiveMatch:
         self.rematch_id = rematch_id
         self.rated = rated  # rated matches are between people; no help (hints) is given in them
         self.tournament_id = tournament_id
-        #: Casual two-player matches give hints; rated and tournament matches never do.
-        self.hints = not rated and tournament_id is None and kind != "tourney" and isinstance(log.game, Match)
         #: The result of a match ended before the rules ended it: aborted, resigned or abandoned.
         self.ending = ending
         #: Per seat, what the finished match did to its rating (`ratings.public_change`); None
@@ -150,8 +140,13 @@ class LiveMatch:
         # A person counts as away until a socket opens (also after a restart).
         self.conns = Connections(len(seats), [now if s.kind == "human" else None for s in seats])
         self.reactions = Reactions(len(seats), now)
-        self._hint_allowance = Allowance(len(seats), HINT_RATE, HINT_BURST, now)
-        self._hint_cache: dict[int, tuple[int, str]] = {}  # seat -> (version, hint message text)
+        #: Casual two-player matches give hints; rated and tournament matches never do.
+        self.coach = Hints(
+            len(seats),
+            now,
+            given=not rated and tournament_id is None and kind != "tourney" and isinstance(log.game, Match),
+            clock=self.clock,
+        )
         self._count_due: asyncio.TimerHandle | None = None  # the spectators' count, to be sent
         self.turns = Turns(
             log=log,
@@ -166,7 +161,8 @@ class LiveMatch:
             abandon=self._left,
         )
         self.wire = wire_for(log.game)
-        self._rule_changes = _rule_changes(log.game.rules)
+        #: What differs from the book rules of the game, as every state message shows it.
+        self.rule_changes = rule_changes(log.game.rules)
 
     def clock(self) -> float:
         return self.host.clock()
@@ -185,6 +181,11 @@ class LiveMatch:
     def lock(self) -> Any:
         """Held by whoever changes the match (the action log's lock)."""
         return self.log.lock
+
+    @property
+    def hints(self) -> bool:
+        """Whether the match gives hints (casual two-player Gin only)."""
+        return self.coach.given
 
     @property
     def timeouts(self) -> list[int]:
@@ -300,62 +301,17 @@ class LiveMatch:
 
     # -- outbound messages -----------------------------------------------------
 
-    def _players_json(self) -> list[dict[str, Any]]:
-        turns = self.turns
-        return [
-            {
-                "seat": s.seat,
-                "name": s.name,
-                "kind": s.kind,
-                "level": s.level,
-                "connected": self.connected(s.seat) if s.kind is not None else False,
-                "autoplay": turns.autoplay(s.seat),
-                "autoplay_at": turns.autoplay_at(s.seat),
-                "timeouts": turns.timeouts[s.seat],
-                "invited": s.invited,
-                "bot": s.bot,
-                "guest": s.guest,
-            }
-            for s in self.seats
-        ]
-
-    def _meta(self, seat: int) -> dict[str, Any]:
-        """The public `match` object of a state (the wire adds the rules and the deal's commitment)."""
-        playing = self.status == "playing"
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "game": self.match.rules.game,
-            "status": self.status,
-            "seat": seat,
-            "players": self._players_json(),
-            "turn_deadline": self.turns.first_deadline(),
-            # Per seat: team Gin has two clocks running at once.
-            "turn_deadlines": [self.turns.deadline(s) for s in range(len(self.seats))],
-            "room_code": self.room_code,
-            "rematch_id": self.rematch_id,
-            # Every rule that differs from the game's book rules, for the table to show.
-            "rule_changes": self._rule_changes,
-            "rated": self.rated,
-            "tournament_id": self.tournament_id,
-            "ratings": self.ratings,
-            "hints": self.hints,
-            # Strangers may abort until both have moved (themselves), and resign after.
-            "abortable": self.forfeitable and playing and not (self.moved(0) and self.moved(1)),
-            "resignable": self.forfeitable and playing,
-        }
-
     def state(self, seat: int) -> dict[str, Any]:
         """The state message for `seat`: its VIEW, the last finished hand's VIEW, public metadata."""
         if self.status == "waiting":
-            return self.wire.waiting(self._meta(seat), self.version)
-        return self.wire.state(seat, self._meta(seat), self.version, self.ending)
+            return self.wire.waiting(seat_meta(self, seat), self.version)
+        return self.wire.state(seat, seat_meta(self, seat), self.version, self.ending)
 
     def state_text(self, seat: int) -> str:
         """`state(seat)` as JSON text."""
         if self.status == "waiting":
-            return dumps(self.wire.waiting(self._meta(seat), self.version))
-        return self.wire.state_text(seat, self._meta(seat), self.version, self.ending)
+            return dumps(self.wire.waiting(seat_meta(self, seat), self.version))
+        return self.wire.state_text(seat, seat_meta(self, seat), self.version, self.ending)
 
     def spectator_text(self) -> str:
         """What a spectator sees: only what every seat sees, never the match state itself."""
@@ -363,20 +319,7 @@ class LiveMatch:
             return dumps(
                 {"type": "spectate", "version": self.version, "match": {"id": self.id, "status": "waiting"}}
             )
-        meta = {
-            "id": self.id,
-            "kind": self.kind,
-            "game": self.match.rules.game,
-            "status": self.status,
-            "players": self._players_json(),
-            "turn_deadline": self.turns.first_deadline(),
-            # Each seat's clock (team Gin runs two at once) and the time a turn gives.
-            "turn_deadlines": [self.turns.deadline(s) for s in range(len(self.seats))],
-            "turn_seconds": self.turn_seconds,
-            "rated": self.rated,
-            "tournament_id": self.tournament_id,
-            "spectators": self.spectators,
-        }
+        meta = spectator_meta(self)
         return dumps(self.wire.spectator(meta, self.version, self.ending))
 
     def broadcast(self) -> None:
@@ -443,38 +386,10 @@ class LiveMatch:
 
     async def hint(self, seat: int, version: Any) -> str | Refusal:
         """The expert's move for this seat's own turn with its reason, as a `hint` message; or
-        (code, message) when refused. Built from the seat's view alone, like everything a seat
-        is sent, so it can tell nothing the seat could not see."""
-        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-            return Refusal("bad_message", f"version must be a whole number, got {version!r}")
-        if not self.hints:
-            if not isinstance(self.match, Match):
-                return Refusal("hints_off", "hints are given at two-player Gin only")
-            return Refusal(
-                "hints_off", "hints are given in casual matches only, never in rated or tournament matches"
-            )
-        if self.status != "playing":
-            return Refusal(
-                "illegal_action", "there is no move to give a hint for: the match is not being played"
-            )
-        if version is not None and version != self.version:
-            return Refusal(
-                "stale",
-                f"your table is out of date (version {version}, now {self.version}); it is refreshed",
-            )
-        view = self._gin().view(seat)
-        if not view.legal:
-            return Refusal("not_your_turn", "a hint is for your own turn, and it is not your turn")
-        asked_at = self.version
-        cached = self._hint_cache.get(seat)
-        if cached is not None and cached[0] == asked_at:
-            return cached[1]
-        if not self._hint_allowance.take(seat, self.clock()):
-            return Refusal("rate_limited", "too many hints: wait a few seconds")
-        hint = await asyncio.to_thread(suggest, view, HINT_LEVEL, seed=asked_at)
-        text = dumps({"type": "hint", "version": asked_at, **hint.to_json()})
-        self._hint_cache[seat] = (asked_at, text)
-        return text
+        (code, message) when refused (`hints.Hints`)."""
+        return await self.coach.hint(
+            self.match, seat, version, playing=self.status == "playing", now_version=self.version
+        )
 
     async def _server_move(self, seat: int, action: GameAction, timed_out: bool) -> None:
         await self._accept(seat, action, timed_out=timed_out)
@@ -593,34 +508,17 @@ class LiveMatch:
     async def _end_early(self, seat: int, reason: str) -> None:
         """Finish the match for a reason of its own. Call with `lock` held.
 
-        Resigning or leaving before both players have made a move themselves aborts the match
-        (Lichess's rule): nobody wins and, rated or not, no rating moves ("aborted, unrated").
+        The rules of that result are `forfeits.early_ending`'s.
         """
-        if reason != "aborted" and not (self.moved(0) and self.moved(1)):
-            reason = "aborted"
-        match = self._gin()
-        winner = None if reason == "aborted" else 1 - seat
-        scores = list(match.scores)
-        hands_won = [0, 0]
-        for hand in match.hands:
-            if hand.result is not None and hand.result.scorer is not None and hand.result.points:
-                hands_won[hand.result.scorer] += 1
-        self.ending = {
-            "winner": winner,
-            "scores": scores,
-            "points": scores,
-            "hands_won": hands_won,
-            "game_bonus": [0, 0],
-            "box_bonus": [0, 0],
-            "shutout_bonus": [0, 0],
-            "hands_played": len(match.hands),
-            "ended": reason,
-            "by": seat,
-            # Whether this result moves ratings (an aborted match never does), and the moves each
-            # player made themselves (the fair-play records read them).
-            "rated": self.rated and winner is not None,
-            "moves": list(self.log.played),
-        }
+        self.ending = early_ending(
+            self._gin(),
+            seat,
+            reason,
+            both_moved=self.moved(0) and self.moved(1),
+            rated=self.rated,
+            moves=list(self.log.played),
+        )
+        winner = self.ending["winner"]
         self.status = "over"
         now = self.last_activity = self.clock()
         outcome = self.host.outcome(self, now, forfeit_winner=winner) if winner is not None else None

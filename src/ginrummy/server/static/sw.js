@@ -7,6 +7,11 @@ const OFFLINE = "/offline";
 const SHELL = [
   OFFLINE,
   "/static/css/app.css",
+  "/static/css/cards.css",
+  "/static/css/matches.css",
+  "/static/css/overlays.css",
+  "/static/css/phones.css",
+  "/static/css/table.css",
   "/static/css/tables.css",
   "/static/manifest.webmanifest",
   "/static/icons/icon.svg",
