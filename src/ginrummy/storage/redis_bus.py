@@ -66,7 +66,7 @@ class RedisBus:
         pubsub, self._pubsub = self._pubsub, None
         if pubsub is not None:
             with contextlib.suppress(RedisError, OSError):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
         for client in (self._client, self._subscriber):
             with contextlib.suppress(RedisError, OSError):
                 await client.aclose()
@@ -81,7 +81,7 @@ class RedisBus:
                 await pubsub.subscribe(*self._handlers)
         except BaseException:  # refused, or the bus closed meanwhile: its connection goes too
             with contextlib.suppress(RedisError, OSError):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
             raise
         self._pubsub = pubsub
         self.up = True
@@ -121,7 +121,7 @@ class RedisBus:
                     self.up = False
                     self._pubsub = None
                     with contextlib.suppress(RedisError, OSError):
-                        await pubsub.aclose()  # type: ignore[no-untyped-call]
+                        await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
                 await asyncio.sleep(pause)
                 pause = min(2.0, pause * 2)
                 continue
