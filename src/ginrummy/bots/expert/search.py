@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 
 from ...rules import View
 from ...rules.fast_core import bits, showdown_points
+from ..knowledge import Knowledge
 from .infer import evolved_hands
 from .match_odds import match_win
 from .player import ExpertPlayer, Turn
@@ -87,22 +88,10 @@ class SearchingExpert(ExpertPlayer):
         (each deal played out once per card, with the same random choices)."""
         k = turn.k
         values: list[list[float]] = [[] for _ in cards]
-        me_knocks, opp_knocks = self._knock_rules()
         for opp, stock, seed, worth in self._worlds(view, turn, deadline):
             for i, c in enumerate(cards):
-                points = rollout(
-                    k.hand ^ (1 << c),
-                    opp,
-                    list(stock),
-                    c,
-                    k.pile_mask,
-                    view.rules,
-                    k.knock_limit,
-                    random.Random(seed),
-                    me_knocks=me_knocks,
-                    opp_knocks=opp_knocks,
-                    my_draws=k.my_draws,
-                    opp_draws=k.opp_draws,
+                points = self._play_out(
+                    view, k, k.hand ^ (1 << c), opp, list(stock), c, k.pile_mask, random.Random(seed), 0
                 )
                 values[i].append(worth(points))
         return values
@@ -124,27 +113,12 @@ class SearchingExpert(ExpertPlayer):
             or not 3 < k.stock_count <= self.SEARCH_STOCK
         ):
             return prefer
-        me_knocks, opp_knocks = self._knock_rules()
+        me_knocks = self._knock_rules()[0]
         up, throw = k.upcard, take[1]
         taken = (k.hand | 1 << up) ^ (1 << throw)
         gaps = []  # taking less drawing, deal by deal
         for opp, stock, seed, worth in self._worlds(view, turn, deadline):
-            rng = random.Random(seed)
-            took = rollout(
-                taken,
-                opp,
-                list(stock),
-                throw,
-                k.dead,
-                view.rules,
-                k.knock_limit,
-                rng,
-                me_knocks=me_knocks,
-                opp_knocks=opp_knocks,
-                my_draws=k.my_draws + 1,
-                opp_draws=k.opp_draws,
-            )
-            gap = worth(took)
+            took = self._play_out(view, k, taken, opp, list(stock), throw, k.dead, random.Random(seed), 1)
             rest = list(stock)
             drawn = k.hand | 1 << rest.pop()
             d, c = quick_discard(drawn, -1, ~(drawn | k.pile_mask | k.opp_known))
@@ -152,27 +126,43 @@ class SearchingExpert(ExpertPlayer):
             if d == 0 or (d <= k.knock_limit and me_knocks is not None and me_knocks(d, k.my_draws + 1)):
                 drew = showdown_points(after, opp, view.rules)
             else:
-                rng.seed(seed)
-                drew = rollout(
-                    after,
-                    opp,
-                    rest,
-                    c,
-                    k.pile_mask,
-                    view.rules,
-                    k.knock_limit,
-                    rng,
-                    me_knocks=me_knocks,
-                    opp_knocks=opp_knocks,
-                    my_draws=k.my_draws + 1,
-                    opp_draws=k.opp_draws,
-                )
-            gaps.append(gap - worth(drew))
+                drew = self._play_out(view, k, after, opp, rest, c, k.pile_mask, random.Random(seed), 1)
+            gaps.append(worth(took) - worth(drew))
         # The valuation's choice stands unless the other wins the match clearly more often.
         gain = _clear_gain(gaps if not prefer else [-g for g in gaps], self.SEARCH_Z)
         return prefer if gain is None else not prefer
 
     # -- sampled deals -----------------------------------------------------------------
+
+    def _play_out(
+        self,
+        view: View,
+        k: Knowledge,
+        mine: int,
+        opp: int,
+        stock: list[int],
+        up: int,
+        dead: int,
+        rng: random.Random,
+        drawn: int,
+    ) -> int:
+        """`rollout` from the opponent's turn, this seat holding `mine` after `drawn` more draws
+        this turn (0 or 1), with the playouts' knock rules: the points (+ this seat scores)."""
+        me_knocks, opp_knocks = self._knock_rules()
+        return rollout(
+            mine,
+            opp,
+            stock,
+            up,
+            dead,
+            view.rules,
+            k.knock_limit,
+            rng,
+            me_knocks=me_knocks,
+            opp_knocks=opp_knocks,
+            my_draws=k.my_draws + drawn,
+            opp_draws=k.opp_draws,
+        )
 
     def _knock_rules(self) -> tuple[KnockRule | None, KnockRule]:
         """How the two sides knock in a playout: in the steady game both by its judgement; in the
