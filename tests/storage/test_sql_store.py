@@ -416,6 +416,53 @@ def test_a_failing_write_does_not_spoil_the_writes_batched_with_it(db_url: str) 
     assert [e.seq for e in run(db_url, lambda s: s.events("m1"))] == [1, 2, 3]
 
 
+def test_a_burst_of_writes_larger_than_one_statement_is_committed_whole(db_url: str) -> None:
+    async def body(store: SqlStore) -> int:
+        await _with_guests(store, "g1")
+        for i in range(60):
+            await store.create_match(a_match(f"m{i}"))
+        # 180 events asked for in one turn of the loop: more than one INSERT of SQLite takes.
+        await asyncio.gather(
+            *[
+                store.append_event(f"m{i}", EventRow(seq, 0, {"type": "pass"}))
+                for seq in (1, 2, 3)
+                for i in range(60)
+            ]
+        )
+        return sum([len(await store.events(f"m{i}")) for i in range(60)])
+
+    assert run(db_url, body) == 180
+
+
+def test_writes_asked_for_while_the_writer_is_busy_are_all_done(db_url: str) -> None:
+    """The writer takes what was handed to it during a batch when that batch is done."""
+
+    async def body(store: SqlStore) -> list[int]:
+        await _with_guests(store, "g1")
+        await store.create_match(a_match())
+        started, release = threading.Event(), threading.Event()
+
+        def hold(conn: Any) -> None:
+            started.set()
+            release.wait(30)
+
+        holding = store._run(hold)
+        assert await asyncio.to_thread(started.wait, 30)
+        appends = []
+        for seq in (1, 2, 3):  # three turns of the loop, three hand-overs to a busy writer
+            appends.append(
+                asyncio.ensure_future(store.append_event("m1", EventRow(seq, 0, {"type": "pass"})))
+            )
+            for _ in range(3):
+                await asyncio.sleep(0)
+        release.set()
+        await holding
+        await asyncio.gather(*appends)
+        return [e.seq for e in await store.events("m1")]
+
+    assert run(db_url, body) == [1, 2, 3]
+
+
 def test_the_checkpoint_thread_copies_the_wal_into_the_database_file(tmp_path: Path) -> None:
     path = tmp_path / "c.sqlite3"
 

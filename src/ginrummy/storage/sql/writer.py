@@ -22,7 +22,9 @@ written under still has the writer's owner and epoch and has not run out (`FOR S
 PostgreSQL, so a process taking the lease over waits for the commit and then rebuilds from a log
 that holds it); the others fail with `LeaseLost`, having written nothing. Lease times are the
 database's clock. A batch of events alone goes straight to the driver: on PostgreSQL its inserts
-and the commit are one round trip.
+and the commit are one round trip, on SQLite (up to `_ONE_STATEMENT` events) one INSERT that
+commits itself. A thread busy with a batch takes what was handed to it meanwhile when it is done:
+it is woken only when it waits for work.
 
 With SQLite the WAL is copied back into the database file by a checkpoint thread (commits never
 checkpoint themselves), so a commit with synchronous=NORMAL does no fsync at all.
@@ -32,10 +34,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import queue
 import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -99,9 +103,15 @@ class _Lane:
     """One worker thread with its own connection, running its queue's jobs in batches."""
 
     name: str
-    queue: queue.SimpleQueue[list[_Job] | None] = field(default_factory=queue.SimpleQueue)
+    #: The jobs handed to the thread, a list per hand-over (None: stop), in order. The thread
+    #: takes them itself after every batch it runs: it is woken only when it waits for work.
+    handed: deque[list[_Job] | None] = field(default_factory=deque)
+    #: The thread waits on it (one token per wake-up) when there is nothing handed to it.
+    wake: queue.SimpleQueue[None] = field(default_factory=queue.SimpleQueue)
+    #: True while the thread waits on `wake` or is about to: the next hand-over wakes it.
+    idle: bool = False
     #: Jobs asked for in this turn of the event loop, handed to the thread together at its end:
-    #: one wake-up of the thread for all of them.
+    #: one hand-over (and, when it waits, one wake-up) for all of them.
     pending: list[_Job] = field(default_factory=list)
     thread: threading.Thread | None = None
     conn: sa.Connection | None = None
@@ -166,7 +176,9 @@ class StoreBase:
         for lane in (self._writer, self._reader, self._leaser, self._beater):
             self._hand_over(lane)  # what was asked for before the close is done first
             if lane.thread is not None:
-                lane.queue.put(None)
+                lane.handed.append(None)
+                lane.idle = False
+                lane.wake.put(None)
                 await asyncio.to_thread(lane.thread.join)
                 lane.thread = None
         if self._checkpointer is not None:
@@ -212,27 +224,29 @@ class StoreBase:
 
     @staticmethod
     def _hand_over(lane: _Lane) -> None:
-        """Give the thread the jobs asked for since the last hand-over (one wake-up for all)."""
+        """Give the thread the jobs asked for since the last hand-over, waking it only if it
+        waits: a thread busy with a batch takes them when it is done, with no wake-up at all."""
         if lane.pending:
             jobs, lane.pending = lane.pending, []
-            lane.queue.put(jobs)
+            lane.handed.append(jobs)
+            # Read after the append: a thread that found nothing handed set `idle` before it
+            # looked, so either it sees these jobs or this sees it idle and wakes it.
+            if lane.idle:
+                lane.idle = False
+                lane.wake.put(None)
 
     def _work(self, lane: _Lane) -> None:
         limit = 1 if lane.alone else self.batch_limit
+        handed = lane.handed
         carry: list[_Job] = []  # jobs handed over that did not fit in the last batch
         try:
             while True:
-                if not carry:
-                    jobs = lane.queue.get()
-                    if jobs is None:
-                        return
-                    carry = jobs
                 batch, carry = carry[:limit], carry[limit:]
                 stopping = False
                 while len(batch) < limit and not carry:
                     try:
-                        more = lane.queue.get_nowait()
-                    except queue.Empty:
+                        more = handed.popleft()
+                    except IndexError:
                         break
                     if more is None:
                         stopping = True
@@ -240,9 +254,19 @@ class StoreBase:
                     room = limit - len(batch)
                     batch.extend(more[:room])
                     carry = more[room:]
-                self._run_batch(lane, batch)
+                if batch:
+                    self._run_batch(lane, batch)
                 if stopping:
                     return
+                if batch or carry:
+                    continue
+                lane.idle = True
+                if handed:
+                    # Handed over while it looked: take it now (the hand-over may have sent a
+                    # token too; the thread then wakes once for nothing and waits again).
+                    lane.idle = False
+                    continue
+                lane.wake.get()
         finally:
             if lane.conn is not None:
                 lane.conn.close()
@@ -382,6 +406,9 @@ class StoreBase:
         """Insert and commit (the sqlite3 module begins the transaction before the first insert);
         returns the (match, seq) of the fenced events written."""
         written: set[tuple[str, int]] = set()
+        if not fenced and len(plain) <= _ONE_STATEMENT and not dbapi_conn.in_transaction:
+            self._insert_events_sqlite(dbapi_conn, plain)
+            return written
         cursor = dbapi_conn.cursor()
         try:
             if plain:
@@ -397,6 +424,20 @@ class StoreBase:
             cursor.close()
         dbapi_conn.commit()
         return written
+
+    @staticmethod
+    def _insert_events_sqlite(dbapi_conn: Any, rows: list[dict[str, Any]]) -> None:
+        """The events of a batch as one INSERT run in autocommit: SQLite commits it when it ends,
+        all its rows or none (a statement is atomic), with no BEGIN and no COMMIT of its own. One
+        step of the driver instead of three, and each of them hands the GIL over and back."""
+        sql = _sqlite_insert(len(rows))
+        params = [row[k] for row in rows for k in _EVENT_COLUMNS]
+        level = dbapi_conn.isolation_level
+        dbapi_conn.isolation_level = None
+        try:
+            dbapi_conn.execute(sql, params).close()
+        finally:
+            dbapi_conn.isolation_level = level
 
     def _write_events_postgres(
         self, dbapi_conn: Any, plain: list[dict[str, Any]], fenced: list[tuple[dict[str, Any], Lease]]
@@ -531,6 +572,18 @@ def _lease_lost(fence: Lease) -> LeaseLost:
 
 #: The columns of an events row, in the order the fenced inserts take them.
 _EVENT_COLUMNS = ("match_id", "seq", "seat", "action", "created_at", "epoch", "auto")
+
+#: The most events rows a batch inserts with one statement on SQLite (a bigger one uses executemany
+#: in a transaction): the statement's text is kept per row count.
+_ONE_STATEMENT = 64
+
+
+@functools.lru_cache(maxsize=_ONE_STATEMENT)
+def _sqlite_insert(count: int) -> str:
+    """The INSERT of `count` events rows on SQLite, their values in `_EVENT_COLUMNS` order."""
+    values = ",".join(["(?, ?, ?, ?, ?, ?, ?)"] * count)
+    return f"INSERT INTO events ({', '.join(_EVENT_COLUMNS)}) VALUES {values}"
+
 
 #: A fenced event on SQLite: the row is inserted only while the lease is held (rowcount 0: lost).
 _SQLITE_FENCED_INSERT = (
