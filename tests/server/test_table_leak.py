@@ -293,7 +293,11 @@ def test_spectators_of_every_table_see_only_what_is_face_up(tmp_path: Path, game
             replay = await service.replay(table.live.id)
             truth = TableTruth.of(GameRecord.from_json(replay["record"]))
             assert table.watcher is not None and table.late_watcher is not None
-            assert scan(truth, None, table.watcher.texts) > 10
+            # Frames may be folded together when several moves land at once (robots move at
+            # once), so the count varies; the watcher from the deal saw the game to its end.
+            assert scan(truth, None, table.watcher.texts) >= 2
+            versions = [json.loads(t).get("version") for t in table.watcher.texts]
+            assert max(v for v in versions if v is not None) == len(truth.hidden) - 1
             late = [json.loads(text) for text in table.late_watcher.texts]
             assert late[0]["version"] > 0, "the late spectator arrived during the game"
             assert scan(truth, None, table.late_watcher.texts) >= 1
