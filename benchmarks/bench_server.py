@@ -272,7 +272,7 @@ def _run_clients(coro: Any, args: argparse.Namespace) -> dict[str, Any]:
     return cast(dict[str, Any], asyncio.run(coro))
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--matches", type=int, default=300, help="concurrent clients, one match each (≤ 2000)"
@@ -304,9 +304,23 @@ def main(argv: list[str] | None = None) -> int:
         choices=["uvloop", "asyncio"],
         help="event loop of the clients' process (uvloop, as the server uses, when installed)",
     )
-    args = parser.parse_args(argv)
-    args.matches = max(1, min(args.matches, 2000))
+    parser.add_argument(
+        "--against",
+        type=Path,
+        default=None,
+        metavar="SRC",
+        help="also run the server from another checkout's src/ (e.g. `git worktree add /tmp/before HEAD~3`), "
+        "alternating with this one, and print both figures",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="with --against: runs of each version, alternating (default 2)"
+    )
+    return parser
 
+
+def serve_and_drive(args: argparse.Namespace, source: Path | None = None) -> dict[str, Any] | None:
+    """Start a server (from `source`, a checkout's src/, or this one's) unless --host names one,
+    play the matches against it, stop it; the figures, or None when it did not start."""
     process = None
     tmp = None
     host = args.host
@@ -328,8 +342,10 @@ def main(argv: list[str] | None = None) -> int:
             "GINRUMMY_LOG_LEVEL": "warning",
         }
         env.pop("DATABASE_URL", None)
-        script = shutil.which("ginrummy", path=str(Path(sys.executable).parent))
-        command = [script] if script else [sys.executable, "-c", "from ginrummy.cli import main; main()"]
+        if source is not None:
+            # The other version's package comes first on the path (an editable install is a .pth).
+            env["PYTHONPATH"] = os.pathsep.join([str(source.resolve()), env.get("PYTHONPATH", "")])
+        command = [sys.executable, "-c", "from ginrummy.cli import main; main()"]
         with open(Path(tmp) / "server.log", "wb") as server_log:  # the child keeps its own copy
             process = subprocess.Popen(
                 [*command, "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -347,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
             if process.poll() is not None or time.monotonic() > deadline:
                 print(f"the server did not start (see {tmp}/server.log)", file=sys.stderr)
                 process.kill()
-                return 1
+                return None
             time.sleep(0.1)
     try:
         figures = _run_clients(drive(host, args, process.pid if process else None), args)
@@ -360,9 +376,10 @@ def main(argv: list[str] | None = None) -> int:
                 process.kill()
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
-    if args.json:
-        print(json.dumps(figures))
-        return 0
+    return figures
+
+
+def _print_figures(args: argparse.Namespace, figures: dict[str, Any]) -> None:
     rtt = figures["rtt_ms"]
     print(
         f"server: one `ginrummy serve` process, SQLite (WAL, synchronous={args.sync}), rules `{args.rules}`, "
@@ -392,6 +409,47 @@ def main(argv: list[str] | None = None) -> int:
     )
     if figures["first_error"]:
         print(f"first client error: {figures['first_error']}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    args.matches = max(1, min(args.matches, 2000))
+    if args.against is None:
+        figures = serve_and_drive(args)
+        if figures is None:
+            return 1
+        if args.json:
+            print(json.dumps(figures))
+        else:
+            _print_figures(args, figures)
+        return 0
+    if args.host is not None:
+        raise SystemExit("--against starts its own servers: leave out --host")
+    if not (args.against / "ginrummy").is_dir():
+        raise SystemExit(f"--against {args.against}: no ginrummy package there (give a checkout's src/)")
+    versions: dict[str, Path | None] = {"this": None, "against": args.against}
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in versions}
+    for round_ in range(max(1, args.rounds)):
+        for name, source in versions.items():
+            figures = serve_and_drive(args, source)
+            if figures is None:
+                return 1
+            runs[name].append(figures)
+            if not args.json:
+                print(f"--- round {round_ + 1}, {name} ({source or 'this checkout'}) ---")
+                _print_figures(args, figures)
+    if args.json:
+        print(json.dumps(runs))
+        return 0
+    print(f"\nalternating runs, {args.matches} matches, think {args.think:g} s, rules {args.rules}:")
+    for name, source in versions.items():
+        cpu = ", ".join(f"{f['server_cpu_us_per_action']}" for f in runs[name])
+        p99 = ", ".join(f"{f['rtt_ms']['p99']}" for f in runs[name])
+        rate = ", ".join(f"{f['all_actions_per_s']}" for f in runs[name])
+        print(
+            f"  {name:8} ({source or 'this checkout'}): µs of server CPU per accepted action {cpu}; "
+            f"p99 {p99} ms; accepted actions/s {rate}"
+        )
     return 0
 
 
