@@ -1,7 +1,7 @@
 """Server load benchmark: many WebSocket clients, each playing a whole match against a robot, on ONE server.
 
-Starts `ginrummy serve` as a subprocess on loopback (a temp SQLite database, robots without
-delay), opens N clients (asyncio + websockets), each creates a match against `casual` robots
+Starts `ginrummy serve` as a subprocess on loopback (a temp SQLite database, or a fresh one on
+PostgreSQL; robots without delay), opens N clients (asyncio + websockets), each creates a match against `casual` robots
 (one in two-player Gin; every other seat at the bigger tables, `--rules rummy`, `gin3`,
 `gin4_teams`) and plays it to the end, and prints: matches finished, actions per second (the clients' own and
 all accepted ones, robots' included), and the action round trip: from sending an action to
@@ -13,6 +13,10 @@ database before that state is sent.
     .venv/bin/python benchmarks/bench_server.py --matches 200 --rules rummy   # 4-seat Rummy, you + 3 robots
     .venv/bin/python benchmarks/bench_server.py --json
     .venv/bin/python benchmarks/bench_server.py --think 1.0 --profile server.svg  # py-spy of the play
+    .venv/bin/python benchmarks/bench_server.py --postgres "$GINRUMMY_TEST_POSTGRES_URL"  # on PostgreSQL
+    # this checkout's server and another's, alternately, twice each (CPU per action side by side):
+    git worktree add /tmp/before HEAD~1 && .venv/bin/python benchmarks/bench_server.py --think 1.0 \
+        --timeout 60 --against /tmp/before/src --rounds 2
 
 Bounded: at most --matches clients, stops after --timeout seconds (partial figures then).
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import http.cookiejar
 import json
 import os
@@ -40,6 +45,7 @@ from typing import Any, cast
 import httpx
 import websockets
 
+from bench_cluster import fresh_database
 from ginrummy.rules import CardSet, min_deadwood
 
 COOKIE = "gr_guest"
@@ -284,6 +290,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds a client waits before acting")
     parser.add_argument("--timeout", type=float, default=300.0, help="stop after this many seconds of play")
     parser.add_argument(
+        "--postgres",
+        default=None,
+        metavar="URL",
+        help="run the server on a fresh database made on this PostgreSQL server (dropped after), "
+        "e.g. $GINRUMMY_TEST_POSTGRES_URL; SQLite by default",
+    )
+    parser.add_argument(
         "--sync", default="NORMAL", help="GINRUMMY_SQLITE_SYNC of the server (NORMAL or FULL)"
     )
     parser.add_argument("--compression", default=None, choices=[None, "deflate"], help="permessage-deflate")
@@ -321,6 +334,14 @@ def _parser() -> argparse.ArgumentParser:
 def serve_and_drive(args: argparse.Namespace, source: Path | None = None) -> dict[str, Any] | None:
     """Start a server (from `source`, a checkout's src/, or this one's) unless --host names one,
     play the matches against it, stop it; the figures, or None when it did not start."""
+    with contextlib.ExitStack() as stack:
+        database = stack.enter_context(fresh_database(args.postgres)) if args.postgres else None
+        return _serve_and_drive(args, source, database)
+
+
+def _serve_and_drive(
+    args: argparse.Namespace, source: Path | None, database: str | None
+) -> dict[str, Any] | None:
     process = None
     tmp = None
     host = args.host
@@ -342,6 +363,8 @@ def serve_and_drive(args: argparse.Namespace, source: Path | None = None) -> dic
             "GINRUMMY_LOG_LEVEL": "warning",
         }
         env.pop("DATABASE_URL", None)
+        if database is not None:
+            env["DATABASE_URL"] = database
         if source is not None:
             # The other version's package comes first on the path (an editable install is a .pth).
             env["PYTHONPATH"] = os.pathsep.join([str(source.resolve()), env.get("PYTHONPATH", "")])
@@ -382,7 +405,8 @@ def serve_and_drive(args: argparse.Namespace, source: Path | None = None) -> dic
 def _print_figures(args: argparse.Namespace, figures: dict[str, Any]) -> None:
     rtt = figures["rtt_ms"]
     print(
-        f"server: one `ginrummy serve` process, SQLite (WAL, synchronous={args.sync}), rules `{args.rules}`, "
+        f"server: one `ginrummy serve` process, "
+        f"{'PostgreSQL' if args.postgres else f'SQLite (WAL, synchronous={args.sync})'}, rules `{args.rules}`, "
         f"robots `{args.level}`, "
         f"robot delay 0, client think time {args.think:g} s, compression {figures['compression']}, "
         f"client loop {figures['client_loop']}"
