@@ -70,8 +70,24 @@ class EventWrites:
     def _write_events_postgres(
         self, dbapi_conn: Any, plain: list[dict[str, Any]], fenced: list[tuple[dict[str, Any], Lease]]
     ) -> set[tuple[str, int]]:
-        """Insert and commit in one pipeline; returns the (match, seq) of the fenced events
-        written (the fenced insert returns the rows it wrote)."""
+        """Insert and commit; returns the (match, seq) of the fenced events written (the fenced
+        insert returns the rows it wrote). A batch all plain or all fenced (one process alone, or
+        every process of a cluster) is one statement in autocommit, its own transaction: one
+        message and one result, no BEGIN and no COMMIT; a mixed one is a pipeline of its inserts
+        and the commit. Either way one round trip."""
+        from psycopg.pq import TransactionStatus
+
+        if not (plain and fenced) and dbapi_conn.info.transaction_status == TransactionStatus.IDLE:
+            dbapi_conn.autocommit = True
+            try:
+                cursor = dbapi_conn.cursor()
+                if plain:
+                    cursor.execute(_PG_INSERT, [[row[k] for row in plain] for k in _EVENT_COLUMNS])
+                    return set()
+                cursor.execute(_PG_FENCED_INSERT, _pg_fenced_params(fenced))
+                return {(match_id, seq) for match_id, seq in cursor.fetchall()}
+            finally:
+                dbapi_conn.autocommit = False
         written: set[tuple[str, int]] = set()
         with dbapi_conn.pipeline():
             cursor = dbapi_conn.cursor()
@@ -80,18 +96,7 @@ class EventWrites:
             returning = None
             if fenced:
                 returning = dbapi_conn.cursor()
-                # The leases are locked in the order of their names, as every batch locks them.
-                fenced = sorted(fenced, key=lambda pair: pair[1].name)
-                columns = [[row[k] for row, _fence in fenced] for k in _EVENT_COLUMNS]
-                columns[_EVENT_COLUMNS.index("epoch")] = [fence.epoch for _row, fence in fenced]
-                returning.execute(
-                    _PG_FENCED_INSERT,
-                    (
-                        *columns,
-                        [fence.name for _row, fence in fenced],
-                        [fence.owner for _row, fence in fenced],
-                    ),
-                )
+                returning.execute(_PG_FENCED_INSERT, _pg_fenced_params(fenced))
             dbapi_conn.commit()
         if returning is not None:
             written.update((match_id, seq) for match_id, seq in returning.fetchall())
@@ -155,6 +160,15 @@ class EventWrites:
         return [tuple(row[k] for k in order) for row in rows] if order is not None else rows
 
 
+def _pg_fenced_params(fenced: list[tuple[dict[str, Any], Lease]]) -> list[list[Any]]:
+    """`_PG_FENCED_INSERT`'s column arrays, the leases in the order of their names (as every
+    batch locks them), each row written with its lease's epoch."""
+    fenced = sorted(fenced, key=lambda pair: pair[1].name)
+    columns = [[row[k] for row, _fence in fenced] for k in _EVENT_COLUMNS]
+    columns[_EVENT_COLUMNS.index("epoch")] = [fence.epoch for _row, fence in fenced]
+    return [*columns, [fence.name for _row, fence in fenced], [fence.owner for _row, fence in fenced]]
+
+
 def event_key(row: dict[str, Any]) -> tuple[str, int]:
     """An events row's key: (match, seq)."""
     return (row["match_id"], row["seq"])
@@ -187,6 +201,14 @@ _SQLITE_FENCED_INSERT = (
     "INSERT INTO events (match_id, seq, seat, action, created_at, epoch, auto)"
     " SELECT ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM leases WHERE name = ? AND owner = ?"
     " AND epoch = ? AND expires_at > (julianday('now') - 2440587.5) * 86400.0)"
+)
+
+#: The plain events of a batch on PostgreSQL, one column array each: one statement whatever their
+#: number, so the server prepares it once.
+_PG_INSERT = (
+    "INSERT INTO events (match_id, seq, seat, action, created_at, epoch, auto)"
+    " SELECT * FROM unnest(%s::varchar[], %s::int[], %s::int[], %s::text[], %s::float8[],"
+    " %s::bigint[], %s::bool[])"
 )
 
 #: The fenced events of a batch on PostgreSQL, one column array each: a row is inserted only
