@@ -29,9 +29,9 @@ event written under a lease is fenced: its insert selects the row only while the
 written under still has the writer's owner and epoch and has not run out (`FOR SHARE` on
 PostgreSQL, so a process taking the lease over waits for the commit and then rebuilds from a log
 that holds it); the others fail with `LeaseLost`, having written nothing. Lease times are the
-database's clock. A batch of events alone goes straight to the driver: on PostgreSQL its inserts
-and the commit are one round trip, on SQLite (up to `_ONE_STATEMENT` events) one INSERT that
-commits itself. A thread busy with a batch takes what was handed to it meanwhile when it is done:
+database's clock. A batch of events alone goes straight to the driver: one INSERT that commits
+itself (on PostgreSQL of column arrays, whatever the batch's size, unless it mixes fenced and plain
+events, which go in one pipeline with the commit; on SQLite up to `_ONE_STATEMENT` events). A thread busy with a batch takes what was handed to it meanwhile when it is done:
 it is woken only when it waits for work.
 
 With SQLite the WAL is copied back into the database file by a checkpoint thread (commits never
