@@ -158,8 +158,13 @@ def build_in(code: str, **environ: str) -> str:
 
 
 def test_pure_python_forces_the_python_source() -> None:
-    code = "from ginrummy.rules import fast_core; print(fast_core.BUILD, fast_core.least_deadwood.__module__)"
-    assert build_in(code, GINRUMMY_PURE_PYTHON="1") == "python ginrummy.rules.masks"
+    code = (
+        "from ginrummy.rules import fast_core as f; "
+        "print(f.BUILD, f.least_deadwood.__module__, f.showdown_points.__module__)"
+    )
+    assert (
+        build_in(code, GINRUMMY_PURE_PYTHON="1") == "python ginrummy.rules.mask_deadwood ginrummy.rules.masks"
+    )
 
 
 def test_the_build_is_chosen_when_present(compiled: ModuleType) -> None:
@@ -170,7 +175,7 @@ def test_the_build_is_chosen_when_present(compiled: ModuleType) -> None:
 
 def sources_copy(tmp_path: Path) -> tuple[Path, tuple[tuple[str, str], ...]]:
     """The rules sources in `tmp_path`, and the record a build of them holds."""
-    names = ("masks.py", "cards.py", "variants.py")
+    names = ("masks.py", "mask_deadwood.py", "cards.py", "variants.py")
     for name in names:
         shutil.copy(RULES_DIR / name, tmp_path / name)
     record = tuple((name, hashlib.sha256((tmp_path / name).read_bytes()).hexdigest()) for name in names)
