@@ -46,7 +46,6 @@ Phase = Literal["offer", "draw", "discard", "over"]
 _OFFER_LEGAL: Final = (DRAW_DISCARD, PASS)
 _DRAW_LEGAL: Final = (DRAW_STOCK, DRAW_DISCARD)
 _FORCED_LEGAL: Final = (DRAW_STOCK,)
-_DISCARD_OF: Final = DISCARDS.__getitem__
 
 
 class IllegalActionError(ValueError):
@@ -245,7 +244,7 @@ class Hand:
         Big Gin when it is allowed."""
         hand = self.hands[self.to_act]
         taken = self.taken
-        actions: list[Action] = list(map(_DISCARD_OF, bits(hand if taken < 0 else hand & ~(1 << taken))))
+        actions: list[Action] = [DISCARDS[c] for c in bits(hand if taken < 0 else hand & ~(1 << taken))]
         limit = self.knock_limit
         whole = least_deadwood(hand)
         # As in `legal_masks`: a discard lowers the least deadwood by at most 10, so far from a
