@@ -285,41 +285,46 @@ def deadwood_after_discards(hand: int) -> tuple[tuple[int, int], ...]:
     table = _RUN_DEADWOOD
     sets = (c0 & c1 & (c2 | c3)) | ((c0 | c1) & c2 & c3)
     out: list[tuple[int, int]] = []
-    append = out.append
     if not sets:
         total = table[c0] + table[c1] + table[c2] + table[c3]
-        for base, pattern in ((0, c0), (13, c1), (26, c2), (39, c3)):
+        for s in range(4):
+            pattern = hand >> (13 * s) & SUIT_BITS
             rest = total - table[pattern]
+            base = 13 * s - 1
             m = pattern
             while m:
                 low = m & -m
                 m ^= low
-                append((base + low.bit_length() - 1, rest + table[pattern ^ low]))
+                out.append((base + low.bit_length(), rest + table[pattern ^ low]))
         return tuple(out)
-    # Every way of using the set ranks: the suit patterns left for runs, and their total.
-    left: list[tuple[int, int, int, int, int]] = [
-        (table[c0] + table[c1] + table[c2] + table[c3], c0, c1, c2, c3)
-    ]
+    # Every way of using the set ranks: its run-only total, and the suit patterns it leaves
+    # for runs (way k's pattern of suit s is ``patterns[4 * k + s]``). Flat lists of ints,
+    # which the compiled build reads without boxing.
+    totals = [table[c0] + table[c1] + table[c2] + table[c3]]
+    patterns = [c0, c1, c2, c3]
     for r0, r1, r2, r3 in _set_ways(c0, c1, c2, c3, sets):
         if r0 | r1 | r2 | r3:
             p0, p1, p2, p3 = c0 & ~r0, c1 & ~r1, c2 & ~r2, c3 & ~r3
-            left.append((table[p0] + table[p1] + table[p2] + table[p3], p0, p1, p2, p3))
-    for s, pattern in enumerate((c0, c1, c2, c3)):
-        base = 13 * s
-        m = pattern
+            totals.append(table[p0] + table[p1] + table[p2] + table[p3])
+            patterns.extend((p0, p1, p2, p3))
+    for s in range(4):
+        base = 13 * s - 1
+        m = patterns[s]
         while m:
             low = m & -m
             m ^= low
             # The arrangements of the hand without this card are the set choices that
             # leave it in its suit, less the card: its set-mates keep any set without it.
             best = 1000
-            for entry in left:
-                p = entry[s + 1]
+            k = s
+            for total in totals:
+                p = patterns[k]
                 if p & low:
-                    v = entry[0] - table[p] + table[p ^ low]
+                    v = total - table[p] + table[p ^ low]
                     if v < best:
                         best = v
-            append((base + low.bit_length() - 1, best))
+                k += 4
+            out.append((base + low.bit_length(), best))
     return tuple(out)
 
 
