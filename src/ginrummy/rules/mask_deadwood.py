@@ -181,6 +181,25 @@ def least_deadwood(mask: int) -> int:
             if v < best:
                 best = v
         return best
+    low = sets & -sets
+    second = sets ^ low
+    if not second & (second - 1):  # two ranks, as most knocking hands with sets: two loops
+        r = low.bit_length() - 1
+        pattern = (c0 >> r & 1) | (c1 >> r & 1) << 1 | (c2 >> r & 1) << 2 | (c3 >> r & 1) << 3
+        s = second.bit_length() - 1
+        other = (c0 >> s & 1) | (c1 >> s & 1) << 1 | (c2 >> s & 1) << 2 | (c3 >> s & 1) << 3
+        ways = _SET_REMOVALS[s][other]
+        for a0, a1, a2, a3 in _SET_REMOVALS[r][pattern]:
+            for b0, b1, b2, b3 in ways:
+                v = (
+                    table[c0 & ~(a0 | b0)]
+                    + table[c1 & ~(a1 | b1)]
+                    + table[c2 & ~(a2 | b2)]
+                    + table[c3 & ~(a3 | b3)]
+                )
+                if v < best:
+                    best = v
+        return best
     for r0, r1, r2, r3 in _set_ways(c0, c1, c2, c3, sets):
         v = table[c0 & ~r0] + table[c1 & ~r1] + table[c2 & ~r2] + table[c3 & ~r3]
         if v < best:

@@ -121,45 +121,54 @@ def all_best_melds(mask: int) -> list[list[int]]:
 
     The knocker's choice among them changes what the defender can lay off.
     """
-    target = least_deadwood(mask)
+    found: list[list[int]] = []
+    if not mask:
+        found.append([])
+        return found
     # The lowest card left is either deadwood or in a meld of the cards left, whose own
-    # lowest card it then is: the melds are looked up by their lowest card.
-    by_low: dict[int, list[int]] = {}
+    # lowest card it then is: the melds are looked up by the index of their lowest card.
+    none: list[int] = []
+    by_low = [none] * 52
     for m in all_melds(mask):
-        low = m & -m
-        bucket = by_low.get(low)
-        if bucket is None:
+        low = (m & -m).bit_length() - 1
+        bucket = by_low[low]
+        if bucket is none:
             by_low[low] = [m]
         else:
             bucket.append(m)
-    found: list[list[int]] = []
-    chosen: list[int] = []
-    none: list[int] = []
-
-    def search(remaining: int, dead_points: int) -> None:
-        low = remaining & -remaining
-        for m in by_low.get(low, none):
-            if not m & ~remaining:
-                chosen.append(m)
-                rest = remaining ^ m
-                if rest:
-                    search(rest, dead_points)
-                elif dead_points == target:
-                    found.append(list(chosen))
-                chosen.pop()
-        dead = dead_points + CARD_POINTS[low.bit_length() - 1]
-        if dead <= target:
-            rest = remaining ^ low
-            if rest:
-                search(rest, dead)
-            elif dead == target:
-                found.append(list(chosen))
-
-    if mask:
-        search(mask, 0)
-    else:
-        found.append([])
+    _search_arrangements(mask, 0, least_deadwood(mask), by_low, [], found)
     return found
+
+
+def _search_arrangements(
+    remaining: int,
+    dead_points: int,
+    target: int,
+    by_low: list[list[int]],
+    chosen: list[int],
+    found: list[list[int]],
+) -> None:
+    """Add to `found` each way of arranging `remaining` that brings the deadwood counted so far
+    (`dead_points`, with the melds `chosen`) to exactly `target`: melds on the lowest card
+    first, then that card as deadwood."""
+    low = remaining & -remaining
+    index = low.bit_length() - 1
+    for m in by_low[index]:
+        if not m & ~remaining:
+            chosen.append(m)
+            rest = remaining ^ m
+            if rest:
+                _search_arrangements(rest, dead_points, target, by_low, chosen, found)
+            elif dead_points == target:
+                found.append(list(chosen))
+            chosen.pop()
+    dead = dead_points + CARD_POINTS[index]
+    if dead <= target:
+        rest = remaining ^ low
+        if rest:
+            _search_arrangements(rest, dead, target, by_low, chosen, found)
+        elif dead == target:
+            found.append(list(chosen))
 
 
 # -- melding one card -----------------------------------------------------------------
