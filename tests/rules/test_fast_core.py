@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from test_deadwood_oracle import hands
 from test_layoff_oracle import deals
 
-from ginrummy.rules import CardSet, Rules, fast_core, masks
+from ginrummy.rules import CardSet, Rules, fast_core, mask_deadwood, masks
 
 SETTINGS = settings(max_examples=200, deadline=None)
 REQUIRED = os.environ.get("GINRUMMY_REQUIRE_FAST_CORE", "") not in ("", "0")
@@ -86,6 +86,8 @@ COMPARED = {
 def test_every_public_function_is_compared_and_exported() -> None:
     public = {name for name in masks.__all__ if callable(getattr(masks, name))}
     assert public == set(COMPARED)
+    # masks gives mask_deadwood's whole API too, so each of its functions is compared here.
+    assert set(mask_deadwood.__all__) <= set(masks.__all__)
     assert {COMPARED[name] for name in public} <= set(globals())
     # fast_core gives every name of the card-mask API, from the build it chose.
     for name in masks.__all__:
