@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from test_deadwood_oracle import hands
 from test_layoff_oracle import deals
 
-from ginrummy.rules import CardSet, Rules, fast_core, masks
+from ginrummy.rules import CardSet, Rules, fast_core, mask_deadwood, masks
 
 SETTINGS = settings(max_examples=200, deadline=None)
 REQUIRED = os.environ.get("GINRUMMY_REQUIRE_FAST_CORE", "") not in ("", "0")
@@ -86,6 +86,8 @@ COMPARED = {
 def test_every_public_function_is_compared_and_exported() -> None:
     public = {name for name in masks.__all__ if callable(getattr(masks, name))}
     assert public == set(COMPARED)
+    # masks gives mask_deadwood's whole API too, so each of its functions is compared here.
+    assert set(mask_deadwood.__all__) <= set(masks.__all__)
     assert {COMPARED[name] for name in public} <= set(globals())
     # fast_core gives every name of the card-mask API, from the build it chose.
     for name in masks.__all__:
@@ -158,8 +160,13 @@ def build_in(code: str, **environ: str) -> str:
 
 
 def test_pure_python_forces_the_python_source() -> None:
-    code = "from ginrummy.rules import fast_core; print(fast_core.BUILD, fast_core.least_deadwood.__module__)"
-    assert build_in(code, GINRUMMY_PURE_PYTHON="1") == "python ginrummy.rules.masks"
+    code = (
+        "from ginrummy.rules import fast_core as f; "
+        "print(f.BUILD, f.least_deadwood.__module__, f.showdown_points.__module__)"
+    )
+    assert (
+        build_in(code, GINRUMMY_PURE_PYTHON="1") == "python ginrummy.rules.mask_deadwood ginrummy.rules.masks"
+    )
 
 
 def test_the_build_is_chosen_when_present(compiled: ModuleType) -> None:
@@ -170,7 +177,7 @@ def test_the_build_is_chosen_when_present(compiled: ModuleType) -> None:
 
 def sources_copy(tmp_path: Path) -> tuple[Path, tuple[tuple[str, str], ...]]:
     """The rules sources in `tmp_path`, and the record a build of them holds."""
-    names = ("masks.py", "cards.py", "variants.py")
+    names = ("masks.py", "mask_deadwood.py", "cards.py", "variants.py")
     for name in names:
         shutil.copy(RULES_DIR / name, tmp_path / name)
     record = tuple((name, hashlib.sha256((tmp_path / name).read_bytes()).hexdigest()) for name in names)

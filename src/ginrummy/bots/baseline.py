@@ -13,7 +13,7 @@ import random
 
 from ..rules import Action, BigGin, View
 from ..rules.actions import DISCARDS, DRAW_DISCARD, DRAW_STOCK, KNOCKS, PASS
-from ..rules.fast_core import forms_meld
+from ..rules.fast_core import best_discards, bits, forms_meld
 from .base import register_player
 
 __all__ = ["BaselinePlayer"]
@@ -45,17 +45,10 @@ class BaselinePlayer:
             last = view.history[-1]
             if last.source == "discard" and last.card is not None:
                 forbid = last.card.index
-        # The deadwood each discard leaves, from the table the referee's knock options
-        # came from (`View.after_discards`): least first, ties lowest card first.
-        left = 1000
-        choices: list[int] = []
-        for c, d in view.after_discards:
-            if d < left:
-                if c != forbid:
-                    left = d
-                    choices = [c]
-            elif d == left and c != forbid:
-                choices.append(c)
+        # The least deadwood a discard leaves, and every card (not the one just taken) that
+        # leaves it: the choice is among those, lowest card first.
+        left, ties = best_discards(view.hand.mask, forbid)
+        choices = bits(ties)
         card = choices[0] if len(choices) == 1 else self.rng.choice(choices)
         return KNOCKS[card] if left <= view.knock_limit else DISCARDS[card]
 

@@ -1,8 +1,9 @@
 """Which build of the card-mask rules the engine and the players run: compiled when built, else Python.
 
-`masks` (standard-library Python) is the reference and the fallback. `python
-scripts/build_fast_core.py` compiles the same source with mypyc into the extension
-`ginrummy.rules._masks_compiled` next to it (3-6x faster per call). This module imports the
+`masks` (standard-library Python, with `mask_deadwood` which it builds on) is the reference
+and the fallback. `python scripts/build_fast_core.py` compiles the same sources with mypyc into
+the extensions `ginrummy.rules._masks_compiled` and `_mask_deadwood_compiled` next to them
+(3-6x faster per call). This module imports the
 extension when it is there and current, and the Python source otherwise, and gives the names of
 `masks.__all__` from the one chosen: the rest of the package imports its card-mask functions
 from here. `GINRUMMY_PURE_PYTHON=1` forces the Python source.
@@ -11,8 +12,8 @@ Why a second module name, not an extension shadowing masks.py: `ginrummy.rules.m
 always is the Python source, for its doctests, for a reader, and for the test that compares it
 with the build (`tests/rules/test_fast_core.py`, which needs both in one process); no import
 hook is needed, and choosing is one plain import here. A build is current when the SHA-256
-of masks.py and of the modules it imports (`cards`, `variants`), recorded in the build, match
-the files beside it. Digests rather than modification times: a checkout or a copy resets the
+of masks.py and of the modules it imports, directly or not (`mask_deadwood`, `variants`,
+`cards`), recorded in the build, match the files beside it. Digests rather than modification times: a checkout or a copy resets the
 times, while the contents say exactly whether the compiled code is the code of the source. An
 edited masks.py therefore never runs as its stale build; the engine logs a warning and runs
 the Python source until the build is made again.

@@ -24,7 +24,7 @@ from .actions import (
 )
 from .cards import CARDS, CardSet
 from .deal import deal_order, shuffled_deck
-from .fast_core import deadwood_after_discards, least_deadwood
+from .fast_core import bits, deadwood_after_discards, least_deadwood
 from .showdown import Showdown, score_showdown
 from .steps import DISCARD_STEPS, PILE_STEPS, STOCK_STEPS, UNSEEN_STOCK_STEPS, PublicStep, Step
 from .variants import Rules
@@ -224,6 +224,8 @@ class Hand:
 
     def legal_actions(self) -> list[Action]:
         """Every action the player to act may take now, in a fixed order."""
+        if self.phase == "discard":
+            return self._discard_phase_actions()
         return list(self.legal_tuple())
 
     def legal_tuple(self) -> tuple[Action, ...]:
@@ -235,14 +237,23 @@ class Hand:
             return _FORCED_LEGAL if self.forced_stock else _DRAW_LEGAL
         if phase == "over":
             return ()
+        return tuple(self._discard_phase_actions())
+
+    def _discard_phase_actions(self) -> list[Action]:
+        """The discard phase's actions: each discard, lowest card first, then each knock, then
+        Big Gin when it is allowed."""
+        hand = self.hands[self.to_act]
         taken = self.taken
+        actions: list[Action] = [DISCARDS[c] for c in bits(hand if taken < 0 else hand & ~(1 << taken))]
         limit = self.knock_limit
-        table = self.after_discards()
-        actions: list[Action] = [DISCARDS[c] for c, _ in table if c != taken]
-        actions += [KNOCKS[c] for c, left in table if left <= limit and c != taken]
-        if self.rules.big_gin_bonus is not None and least_deadwood(self.hands[self.to_act]) == 0:
+        whole = least_deadwood(hand)
+        # As in `legal_masks`: a discard lowers the least deadwood by at most 10, so far from a
+        # knock the turn's table is not needed (a player that wants it still asks for it).
+        if whole - 10 <= limit or self.after_table is not None:
+            actions += [KNOCKS[c] for c, left in self.after_discards() if left <= limit and c != taken]
+        if whole == 0 and self.rules.big_gin_bonus is not None:
             actions.append(BIG_GIN)
-        return tuple(actions)
+        return actions
 
     def check(self, action: GameAction, seat: int | None = None) -> None:
         """Raise `IllegalActionError` saying why `action` is not allowed now; else return.
