@@ -203,5 +203,9 @@ async def play_to_end(
             assert still < 400, f"the game stopped at version {live.version}"
         else:
             last_version, still = live.version, 0
+    # The status is "over" from the moment the last move is applied; its end is stored before the
+    # lock is let go (and before any seat is told), so what reads the database next sees it.
+    async with live.lock:
+        pass
     for seat in humans:
         await table.fetch(seat)

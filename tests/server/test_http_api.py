@@ -136,7 +136,8 @@ def test_my_matches_lists_only_mine(host: str) -> None:
         assert items[robot]["opponent_kind"] == "robot" and items[robot]["opponent_level"] == "skilled"
         assert items[room["match_id"]]["opponent"] == "Bob" and items[room["match_id"]]["seat"] == 0
         assert items[robot]["status"] == "playing" and items[robot]["winner_seat"] is None
-        assert items[robot]["rules"]["preset"] == "classic" and items[robot]["scores"] == [0, 0]
+        # The robot may already have knocked on its first turn (and scored): two scores, whatever they are.
+        assert items[robot]["rules"]["preset"] == "classic" and len(items[robot]["scores"]) == 2
         assert mine["matches"][0]["id"] == room["match_id"]  # newest first
         _, theirs = await bob.request("GET", "/api/matches")
         assert [m["opponent"] for m in theirs["matches"]] == ["Alice"]
