@@ -25,7 +25,7 @@ from .actions import Action, GameAction, LayMeld, LayOff
 from .game_record import GameHandRecord, GameRecord, replayed
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult, table_hand_view
 from .hand import Hand, HandResult, NotYourTurnError
-from .match import MatchOverError
+from .match import HandByHand, MatchOverError
 from .tables import TableGame, choose_first_dealer
 from .variants import Rules
 
@@ -106,7 +106,7 @@ def _final_result(
     )
 
 
-class ThreeGin(TableGame):
+class ThreeGin(TableGame, HandByHand[Hand]):
     """Three-player Gin: the dealer sits out each hand; three running totals to the target.
 
     >>> game = ThreeGin(Rules.preset("gin3"), seed=5)
@@ -149,16 +149,6 @@ class ThreeGin(TableGame):
     def sides(self) -> tuple[tuple[int, ...], ...]:
         """Each seat scores for itself."""
         return ((0,), (1,), (2,))
-
-    @property
-    def hand(self) -> Hand:
-        """The hand being played (the last one once the match is over)."""
-        return self.hands[-1]
-
-    @property
-    def hand_number(self) -> int:
-        """1-based number of the current deal, void deals included."""
-        return len(self.hands)
 
     @property
     def dealer(self) -> int:

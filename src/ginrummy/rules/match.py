@@ -7,7 +7,7 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .actions import Action, GameAction
 from .deal import shuffled_deck
@@ -47,6 +47,26 @@ def seed_commitment(seed: int) -> str:
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
+H = TypeVar("H")
+
+
+class HandByHand(Generic[H]):
+    """A game dealt one hand at a time, each when the last is over: `hands` in the order dealt
+    (void deals included), the current hand and its number (the `Game` interface)."""
+
+    hands: list[H]
+
+    @property
+    def hand(self) -> H:
+        """The hand being played (the last one once the game is over)."""
+        return self.hands[-1]
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the current deal, void deals included."""
+        return len(self.hands)
+
+
 @dataclass(frozen=True, slots=True)
 class MatchResult:
     """The final result: totals with bonuses, the winner, and how they were reached."""
@@ -79,7 +99,7 @@ class MatchResult:
         }
 
 
-class Match:
+class Match(HandByHand[Hand]):
     """Hands played to the target; the match deals the next hand as soon as one ends.
 
     >>> m = new_match(seed=7)
@@ -141,16 +161,6 @@ class Match:
         self.hands.append(Hand(self.rules, self.next_deal_seed(), dealer))
 
     # -- queries ---------------------------------------------------------------
-
-    @property
-    def hand(self) -> Hand:
-        """The hand being played (the last one once the match is over)."""
-        return self.hands[-1]
-
-    @property
-    def hand_number(self) -> int:
-        """1-based number of the current deal, void deals included."""
-        return len(self.hands)
 
     @property
     def dealer(self) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 from .actions import GameAction
 from .game_record import GameHandRecord, GameRecord, replayed
 from .hand import NotYourTurnError
-from .match import MatchOverError
+from .match import HandByHand, MatchOverError
 from .rummy import RummyHand, RummyHandResult
 from .rummy_views import RummyView, build_rummy_view
 from .tables import TableGame, choose_first_dealer
@@ -40,7 +40,7 @@ class RummyGameResult:
         }
 
 
-class RummyGame(TableGame):
+class RummyGame(TableGame, HandByHand[RummyHand]):
     """Hands of classic Rummy until a balance reaches the target; the next hand is dealt at once.
 
     Each seat's score is its balance: what it was paid minus what it paid, so the scores
@@ -77,16 +77,6 @@ class RummyGame(TableGame):
     def sides(self) -> tuple[tuple[int, ...], ...]:
         """Each seat scores for itself."""
         return tuple((s,) for s in range(self.rules.players))
-
-    @property
-    def hand(self) -> RummyHand:
-        """The hand being played (the last one once the game is over)."""
-        return self.hands[-1]
-
-    @property
-    def hand_number(self) -> int:
-        """1-based number of the current deal, void deals included."""
-        return len(self.hands)
 
     @property
     def dealer(self) -> int:
