@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .actions import Action, GameAction, LayMeld, LayOff
+from .deal import next_dealer
 from .game_record import GameHandRecord, GameRecord, replayed
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult, table_hand_view
 from .hand import Hand, HandResult, NotYourTurnError
@@ -208,14 +209,11 @@ class ThreeGin(TableGame, HandByHand[Hand]):
         self._start_hand(self._next_dealer(result, players))
 
     def _next_dealer(self, result: HandResult, players: tuple[int, int]) -> int:
-        dealer = self.dealers[-1]
-        rule = self.rules.next_dealer
-        if result.outcome == "void" or (result.scorer is None and rule != "alternate"):
-            return dealer
-        if rule == "alternate":
-            return (dealer + 1) % 3
-        assert result.scorer is not None
-        return players[result.scorer] if rule == "winner" else players[1 - result.scorer]
+        dealer, scorer = self.dealers[-1], result.scorer
+        winner, loser = (None, None) if scorer is None else (players[scorer], players[1 - scorer])
+        return next_dealer(
+            self.rules.next_dealer, dealer, (dealer + 1) % 3, winner, loser, void=result.outcome == "void"
+        )
 
     def view(self, seat: int) -> GinTableView:
         """What `seat` may know now (the seat sitting out holds no card and sees none hidden)."""
@@ -432,13 +430,8 @@ class TeamGin(TableGame):
     def _next_dealer(self, scorer: int | None) -> int:
         team = self.dealers[-1]
         both_void = all(h.result is not None and h.result.outcome == "void" for h in self.rounds[-1])
-        rule = self.rules.next_dealer
-        if both_void or (scorer is None and rule != "alternate"):
-            return team
-        if rule == "alternate":
-            return 1 - team
-        assert scorer is not None
-        return scorer if rule == "winner" else 1 - scorer
+        loser = None if scorer is None else 1 - scorer
+        return next_dealer(self.rules.next_dealer, team, 1 - team, scorer, loser, void=both_void)
 
     def view(self, seat: int) -> GinTableView:
         """What `seat` may know now: its own hand, and the public side of its partner's."""

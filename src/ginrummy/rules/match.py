@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from .actions import Action, GameAction
-from .deal import shuffled_deck
+from .deal import next_dealer, shuffled_deck
 from .hand import Hand, HandResult, IllegalActionError
 from .record import HandRecord, MatchRecord
 from .variants import Rules, RulesError
@@ -251,15 +251,11 @@ class Match(HandByHand[Hand]):
         self._start_hand(self._next_dealer(result))
 
     def _next_dealer(self, result: HandResult) -> int:
-        dealer = self.hands[-1].dealer
-        if result.outcome == "void":
-            return dealer
-        rule = self.rules.next_dealer
-        if rule == "alternate" or result.scorer is None:
-            return 1 - dealer if rule == "alternate" else dealer
-        if rule == "loser":
-            return 1 - result.scorer
-        return result.scorer
+        dealer, scorer = self.hands[-1].dealer, result.scorer
+        loser = None if scorer is None else 1 - scorer
+        return next_dealer(
+            self.rules.next_dealer, dealer, 1 - dealer, scorer, loser, void=result.outcome == "void"
+        )
 
     def _end_match(self) -> None:
         rules = self.rules

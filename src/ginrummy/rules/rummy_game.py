@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import GameAction
+from .deal import next_dealer
 from .game_record import GameHandRecord, GameRecord, replayed
 from .hand import NotYourTurnError
 from .match import HandByHand, MatchOverError
@@ -135,15 +136,16 @@ class RummyGame(TableGame, HandByHand[RummyHand]):
         self._start_hand(self._next_dealer(result))
 
     def _next_dealer(self, result: RummyHandResult) -> int:
-        dealer = self.hands[-1].dealer
-        if result.winner is None:
-            return dealer  # a void hand is dealt again by the same dealer
-        rule = self.rules.next_dealer
-        if rule == "winner":
-            return result.winner
-        if rule == "loser":  # two players only (the rules refuse it for more)
-            return 1 - result.winner
-        return (dealer + 1) % self.rules.players
+        dealer, winner = self.hands[-1].dealer, result.winner  # no winner: the hand was void
+        loser = 1 - winner if winner is not None and self.rules.players == 2 else None
+        return next_dealer(
+            self.rules.next_dealer,
+            dealer,
+            (dealer + 1) % self.rules.players,
+            winner,
+            loser,
+            void=winner is None,
+        )
 
     def view(self, seat: int) -> RummyView:
         """What `seat` may know now."""
