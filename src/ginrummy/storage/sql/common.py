@@ -6,14 +6,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql as pg_dialect
 from sqlalchemy.dialects import sqlite as sqlite_dialect
-
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
 
 #: One JSON encoder for every action written, not a new one per action.
 _compact = json.JSONEncoder(separators=(",", ":")).encode
@@ -40,7 +37,13 @@ def _insert_for(conn: sa.Connection, table: sa.Table) -> Any:
     return sqlite_dialect.insert(table)
 
 
-def _columns(record: DataclassInstance, **stored: Any) -> dict[str, Any]:
+class _Record(Protocol):
+    """A dataclass instance (a record of service/records.py)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+def _columns(record: _Record, **stored: Any) -> dict[str, Any]:
     """The column values that store `record`, whose fields are named as its table's columns:
     each field as it is, but those given in `stored` (a field kept as JSON text, a key the
     record does not hold)."""
