@@ -18,8 +18,10 @@ def _open_table(browser: Browser, live: LiveServer, locale: str) -> tuple[str, s
     context = new_context(browser, live.url, locale=locale)
     page = context.new_page()
     errors = watch(page)
-    page.goto("/")
-    page.wait_for_function("document.cookie !== undefined && document.readyState === 'complete'")
+    # The home page's own GET /api/me makes this context's guest: wait for its cookie, or the
+    # match below may be made by a second guest whose cookie the first one's then replaces.
+    with page.expect_response(lambda r: r.url.endswith("/api/me") and r.request.method == "GET"):
+        page.goto("/")
     made = page.evaluate(
         """async (rules) => {
             const r = await fetch("/api/matches", {method: "POST", headers: {"Content-Type": "application/json"},

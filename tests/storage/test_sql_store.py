@@ -226,6 +226,18 @@ def test_guests_are_created_found_and_renamed(db_url: str) -> None:
     assert list(some) == ["guest-b"]
 
 
+def test_many_guests_are_found_over_several_statements(db_url: str) -> None:
+    ids = [f"guest-{n:04d}" for n in range(1203)]
+
+    async def body(store: SqlStore) -> Any:
+        await _with_guests(store, *ids)
+        return await store.get_guests([*reversed(ids), "nobody", ids[0]])
+
+    found = run(db_url, body)
+    assert list(found) == ids  # in key order, each once, across the 500-key statements
+    assert found[ids[1202]] == GuestRow(ids[1202], f"Name {ids[1202]}", 1202.0)
+
+
 def test_match_round_trips_with_its_seats(db_url: str) -> None:
     row = a_match("m1", code="ABC234", second=SeatRow(1))
 

@@ -146,17 +146,23 @@ def _card_field(data: dict[str, Any]) -> Card:
         raise ActionError(str(exc)) from None
 
 
+def _action_json(data: Any) -> Any:
+    """An ACTION's JSON, given as it is or as its JSON text; `ActionError` if the text is not JSON."""
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except ValueError as exc:
+            raise ActionError(f"action is not valid JSON: {exc}") from None
+    return data
+
+
 def action_from_json(data: Any) -> Action:
     """The action a docs/protocol.md ACTION object (or its JSON text) describes.
 
     >>> action_from_json({"type": "discard", "card": "7h"})
     Discard(card=Card.parse('7H'))
     """
-    if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except ValueError as exc:
-            raise ActionError(f"action is not valid JSON: {exc}") from None
+    data = _action_json(data)
     if not isinstance(data, dict):
         raise ActionError(f"an action must be a JSON object, got {data!r}")
     kind = data.get("type")
@@ -184,11 +190,7 @@ def game_action_from_json(data: Any) -> GameAction:
     >>> game_action_from_json({"type": "layoff", "card": "9h", "meld": 2})
     LayOff(card=Card.parse('9H'), meld=2)
     """
-    if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except ValueError as exc:
-            raise ActionError(f"action is not valid JSON: {exc}") from None
+    data = _action_json(data)
     if isinstance(data, dict) and data.get("type") == "meld":
         cards = data.get("cards")
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):

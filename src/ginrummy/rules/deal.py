@@ -1,4 +1,5 @@
-"""The deal's shuffle: the deck of a deal seed, the same for every game of the rules engine.
+"""The deal: the deck of a deal seed, the same for every game of the rules engine, and who
+deals the next hand.
 
 Anyone can check a deal from its published seed with Python's own `random` module.
 """
@@ -8,7 +9,9 @@ from __future__ import annotations
 import random
 from typing import Final
 
-__all__ = ["deal_order", "shuffled_deck"]
+from .variants import NextDealer
+
+__all__ = ["deal_order", "next_dealer", "shuffled_deck"]
 
 
 def deal_order(seed: int) -> list[int]:
@@ -42,3 +45,25 @@ def shuffled_deck(rng: random.Random) -> list[int]:
             j = getrandbits(k)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+def next_dealer(
+    rule: NextDealer, dealer: int, after: int, winner: int | None, loser: int | None, *, void: bool
+) -> int:
+    """Who deals the next hand (a seat, or in team Gin a team) by the rules' `next_dealer`:
+    `dealer` again after a void hand, and after one nobody scored unless the deal alternates;
+    else `after`, the next in turn, or the hand's (team Gin: the round's) `winner` or `loser`
+    (None where the rules allow no `loser`: Rummy for more than two).
+
+    >>> next_dealer("loser", 0, 1, winner=None, loser=None, void=False)
+    0
+    >>> next_dealer("alternate", 0, 1, winner=None, loser=None, void=False)
+    1
+    """
+    if void:
+        return dealer
+    if rule == "alternate":
+        return after
+    if winner is None:
+        return dealer
+    return loser if rule == "loser" and loser is not None else winner

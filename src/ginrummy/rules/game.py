@@ -17,7 +17,6 @@ True
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -26,11 +25,11 @@ from .game_record import GameRecord
 from .gin_table_views import GinTableView
 from .gin_tables import TeamGin, ThreeGin
 from .match import Match
-from .record import MatchRecord, RecordError
+from .record import MatchRecord, RecordError, record_json
 from .rummy_game import RummyGame
 from .rummy_views import RummyView
 from .variants import Rules
-from .views import View, ViewError
+from .views import View, ViewError, view_object
 
 __all__ = [
     "Game",
@@ -196,10 +195,7 @@ def game_from_record(record: MatchRecord | GameRecord) -> Game:
 
 def load_record(text: str | bytes) -> MatchRecord | GameRecord:
     """A record of any game from its JSON text (`ginrummy-match` or `ginrummy-game`)."""
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise RecordError(f"record is not valid JSON: {exc}") from None
+    data = record_json(text)
     if isinstance(data, dict) and data.get("format") == "ginrummy-match":
         return MatchRecord.from_json(data)
     if isinstance(data, dict) and data.get("format") == "ginrummy-game":
@@ -218,13 +214,7 @@ def load_game(text: str | bytes) -> Game:
 
 def game_view_from_json(data: Any) -> View | GinTableView | RummyView:
     """Any game's VIEW: dispatched on its `game` field (absent or `gin`: docs/protocol.md version 1)."""
-    if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except ValueError as exc:
-            raise ViewError(f"view is not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ViewError(f"a view must be a JSON object, got {type(data).__name__}")
+    data = view_object(data)
     game = data.get("game", "gin")
     if game == "gin":
         body = {k: v for k, v in data.items() if k not in ("game", "players")}

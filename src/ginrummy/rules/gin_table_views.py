@@ -17,7 +17,7 @@ from .cards import CARDS, Card, CardError, CardSet, parse_card, parse_cards
 from .hand import Hand, Phase
 from .steps import PublicStep
 from .variants import Rules, RulesError
-from .views import HandEnd, View, ViewError, build_view, hand_end
+from .views import HandEnd, View, ViewError, build_view, hand_end, view_object
 
 __all__ = ["GinTableView", "TableHandView", "TeamRoundResult", "table_hand_view"]
 
@@ -308,13 +308,7 @@ class GinTableView:
     @classmethod
     def from_json(cls, data: Any) -> GinTableView:
         """Parse a `gin3` or `gin4_teams` VIEW (or its JSON text); raise `ViewError` naming what is wrong."""
-        if isinstance(data, (str, bytes)):
-            try:
-                data = json.loads(data)
-            except ValueError as exc:
-                raise ViewError(f"view is not valid JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise ViewError(f"a view must be a JSON object, got {type(data).__name__}")
+        data = view_object(data)
         game = data.get("game")
         if game not in ("gin3", "gin4_teams"):
             raise ViewError(f"not a three- or four-player Gin view: game is {game!r}")

@@ -18,18 +18,17 @@ Both are made of ordinary two-player hands (`Hand`), each dealt from its own see
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from .actions import Action, GameAction, LayMeld, LayOff
+from .deal import next_dealer
 from .game_record import GameHandRecord, GameRecord, replayed
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult, table_hand_view
 from .hand import Hand, HandResult, NotYourTurnError
-from .match import MatchOverError, deal_seed
-from .tables import choose_first_dealer
-from .variants import Rules, RulesError
+from .match import HandByHand, MatchOverError
+from .tables import TableGame, choose_first_dealer
+from .variants import Rules
 
 __all__ = ["TEAMS", "GinTableResult", "TeamGin", "ThreeGin"]
 
@@ -108,7 +107,7 @@ def _final_result(
     )
 
 
-class ThreeGin:
+class ThreeGin(TableGame, HandByHand[Hand]):
     """Three-player Gin: the dealer sits out each hand; three running totals to the target.
 
     >>> game = ThreeGin(Rules.preset("gin3"), seed=5)
@@ -117,39 +116,22 @@ class ThreeGin:
     (True, 1)
     """
 
-    def __init__(
-        self,
-        rules: Rules | None = None,
-        *,
-        seed: int | str | None = None,
-        seed_source: Callable[[int], int] | None = None,
-        first_dealer: int | None = None,
-    ) -> None:
-        rules = rules if rules is not None else Rules.preset("gin3")
-        if rules.game != "gin3":
-            raise RulesError(f"these rules are for {rules.game!r}: start that game with new_game")
-        self.rules = rules
-        self.seed: int | str = seed if seed is not None else secrets.randbits(63)
-        self._seed_source = seed_source
+    GAME = "gin3"
+
+    def _begin(self, first_dealer: int | None) -> None:
         self.scores = [0, 0, 0]
         self.hands_won = [0, 0, 0]
         self.hands: list[Hand] = []
         self.dealers: list[int] = []  # the seat that dealt (and sat out) each hand
-        self.scores_after: list[tuple[int, ...]] = []
         self.result: GinTableResult | None = None
         if first_dealer is None:
-            first_dealer = choose_first_dealer(self.seed, rules.first_dealer, 3)
+            first_dealer = choose_first_dealer(self.seed, self.rules.first_dealer, 3)
         self._start_hand(first_dealer)
-
-    def next_deal_seed(self) -> int:
-        """The seed the next deal will use."""
-        index = len(self.hands)
-        return self._seed_source(index) if self._seed_source is not None else deal_seed(self.seed, index)
 
     def _start_hand(self, dealer: int) -> None:
         # The inner hand's seat 0 is the dealer's left, offered the first upcard; seat 1
         # plays the dealer's role (docs/rules.md §3.3).
-        self.hands.append(Hand(self.rules, self.next_deal_seed(), 1))
+        self.hands.append(Hand(self.rules, self._deal_seed(len(self.hands)), 1))
         self.dealers.append(dealer)
 
     def players_of(self, hand_number: int) -> tuple[int, int]:
@@ -170,16 +152,6 @@ class ThreeGin:
         return ((0,), (1,), (2,))
 
     @property
-    def hand(self) -> Hand:
-        """The hand being played (the last one once the match is over)."""
-        return self.hands[-1]
-
-    @property
-    def hand_number(self) -> int:
-        """1-based number of the current deal, void deals included."""
-        return len(self.hands)
-
-    @property
     def dealer(self) -> int:
         """The seat that dealt the current hand and sits it out."""
         return self.dealers[-1]
@@ -190,11 +162,6 @@ class ThreeGin:
         if self.result is not None:
             return ()
         return (self.players_of(len(self.hands))[self.hands[-1].to_act],)
-
-    @property
-    def is_over(self) -> bool:
-        """True once a total has reached the target."""
-        return self.result is not None
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every action `seat` (by default the seat to act) may take now."""
@@ -242,20 +209,11 @@ class ThreeGin:
         self._start_hand(self._next_dealer(result, players))
 
     def _next_dealer(self, result: HandResult, players: tuple[int, int]) -> int:
-        dealer = self.dealers[-1]
-        rule = self.rules.next_dealer
-        if result.outcome == "void" or (result.scorer is None and rule != "alternate"):
-            return dealer
-        if rule == "alternate":
-            return (dealer + 1) % 3
-        assert result.scorer is not None
-        return players[result.scorer] if rule == "winner" else players[1 - result.scorer]
-
-    def scores_at(self, hand_number: int) -> tuple[int, ...]:
-        """The totals after hand `hand_number` if it is over, else the totals now."""
-        if hand_number <= len(self.scores_after):
-            return self.scores_after[hand_number - 1]
-        return tuple(self.scores)
+        dealer, scorer = self.dealers[-1], result.scorer
+        winner, loser = (None, None) if scorer is None else (players[scorer], players[1 - scorer])
+        return next_dealer(
+            self.rules.next_dealer, dealer, (dealer + 1) % 3, winner, loser, void=result.outcome == "void"
+        )
 
     def view(self, seat: int) -> GinTableView:
         """What `seat` may know now (the seat sitting out holds no card and sees none hidden)."""
@@ -327,7 +285,7 @@ def _hand_result_json(hand: Hand, players: tuple[int, int]) -> dict[str, Any] | 
     }
 
 
-class TeamGin:
+class TeamGin(TableGame):
     """Four-player team Gin: two hands at once each round, partners' points added, the team
     ahead scoring the difference.
 
@@ -336,35 +294,20 @@ class TeamGin:
     (2, [(0, 1), (2, 3)])
     """
 
-    def __init__(
-        self,
-        rules: Rules | None = None,
-        *,
-        seed: int | str | None = None,
-        seed_source: Callable[[int], int] | None = None,
-        first_dealer: int | None = None,
-    ) -> None:
-        rules = rules if rules is not None else Rules.preset("gin4_teams")
-        if rules.game != "gin4_teams":
-            raise RulesError(f"these rules are for {rules.game!r}: start that game with new_game")
-        self.rules = rules
-        self.seed: int | str = seed if seed is not None else secrets.randbits(63)
-        self._seed_source = seed_source
+    GAME = "gin4_teams"
+
+    def _begin(self, first_dealer: int | None) -> None:
         self.scores = [0, 0]  # per team
         self.rounds_won = [0, 0]
         self.rounds: list[tuple[Hand, Hand]] = []
         self.dealers: list[int] = []  # the team that dealt each round
         self.round_results: list[TeamRoundResult] = []
         self.round_order: list[list[int]] = []  # per round: the hand (0 or 1) of each action in turn
-        self.scores_after: list[tuple[int, ...]] = []
         self.result: GinTableResult | None = None
         if first_dealer is None:
             # One player of each team cuts (seat 0 for team 0, seat 1 for team 1): low deals.
-            first_dealer = choose_first_dealer(self.seed, rules.first_dealer, 2)
+            first_dealer = choose_first_dealer(self.seed, self.rules.first_dealer, 2)
         self._start_round(first_dealer)
-
-    def _deal_seed(self, index: int) -> int:
-        return self._seed_source(index) if self._seed_source is not None else deal_seed(self.seed, index)
 
     def _start_round(self, team: int) -> None:
         first = 2 * len(self.rounds)
@@ -418,11 +361,6 @@ class TeamGin:
         return tuple(
             sorted(tables[t][hand.to_act] for t, hand in enumerate(self.rounds[-1]) if hand.phase != "over")
         )
-
-    @property
-    def is_over(self) -> bool:
-        """True once a team total has reached the target."""
-        return self.result is not None
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every action `seat` may take now (by default the lowest seat to act)."""
@@ -492,19 +430,8 @@ class TeamGin:
     def _next_dealer(self, scorer: int | None) -> int:
         team = self.dealers[-1]
         both_void = all(h.result is not None and h.result.outcome == "void" for h in self.rounds[-1])
-        rule = self.rules.next_dealer
-        if both_void or (scorer is None and rule != "alternate"):
-            return team
-        if rule == "alternate":
-            return 1 - team
-        assert scorer is not None
-        return scorer if rule == "winner" else 1 - scorer
-
-    def scores_at(self, round_number: int) -> tuple[int, ...]:
-        """The team totals after round `round_number` if it is over, else the totals now."""
-        if round_number <= len(self.scores_after):
-            return self.scores_after[round_number - 1]
-        return tuple(self.scores)
+        loser = None if scorer is None else 1 - scorer
+        return next_dealer(self.rules.next_dealer, team, 1 - team, scorer, loser, void=both_void)
 
     def view(self, seat: int) -> GinTableView:
         """What `seat` may know now: its own hand, and the public side of its partner's."""

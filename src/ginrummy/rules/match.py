@@ -7,10 +7,10 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from .actions import Action, GameAction
-from .deal import shuffled_deck
+from .deal import next_dealer, shuffled_deck
 from .hand import Hand, HandResult, IllegalActionError
 from .record import HandRecord, MatchRecord
 from .variants import Rules, RulesError
@@ -47,6 +47,26 @@ def seed_commitment(seed: int) -> str:
     return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
+H = TypeVar("H")
+
+
+class HandByHand(Generic[H]):
+    """A game dealt one hand at a time, each when the last is over: `hands` in the order dealt
+    (void deals included), the current hand and its number (the `Game` interface)."""
+
+    hands: list[H]
+
+    @property
+    def hand(self) -> H:
+        """The hand being played (the last one once the game is over)."""
+        return self.hands[-1]
+
+    @property
+    def hand_number(self) -> int:
+        """1-based number of the current deal, void deals included."""
+        return len(self.hands)
+
+
 @dataclass(frozen=True, slots=True)
 class MatchResult:
     """The final result: totals with bonuses, the winner, and how they were reached."""
@@ -79,7 +99,7 @@ class MatchResult:
         }
 
 
-class Match:
+class Match(HandByHand[Hand]):
     """Hands played to the target; the match deals the next hand as soon as one ends.
 
     >>> m = new_match(seed=7)
@@ -141,16 +161,6 @@ class Match:
         self.hands.append(Hand(self.rules, self.next_deal_seed(), dealer))
 
     # -- queries ---------------------------------------------------------------
-
-    @property
-    def hand(self) -> Hand:
-        """The hand being played (the last one once the match is over)."""
-        return self.hands[-1]
-
-    @property
-    def hand_number(self) -> int:
-        """1-based number of the current deal, void deals included."""
-        return len(self.hands)
 
     @property
     def dealer(self) -> int:
@@ -241,15 +251,11 @@ class Match:
         self._start_hand(self._next_dealer(result))
 
     def _next_dealer(self, result: HandResult) -> int:
-        dealer = self.hands[-1].dealer
-        if result.outcome == "void":
-            return dealer
-        rule = self.rules.next_dealer
-        if rule == "alternate" or result.scorer is None:
-            return 1 - dealer if rule == "alternate" else dealer
-        if rule == "loser":
-            return 1 - result.scorer
-        return result.scorer
+        dealer, scorer = self.hands[-1].dealer, result.scorer
+        loser = None if scorer is None else 1 - scorer
+        return next_dealer(
+            self.rules.next_dealer, dealer, 1 - dealer, scorer, loser, void=result.outcome == "void"
+        )
 
     def _end_match(self) -> None:
         rules = self.rules

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from .actions import GameAction
+from .deal import next_dealer
 from .game_record import GameHandRecord, GameRecord, replayed
 from .hand import NotYourTurnError
-from .match import MatchOverError, deal_seed
+from .match import HandByHand, MatchOverError
 from .rummy import RummyHand, RummyHandResult
 from .rummy_views import RummyView, build_rummy_view
-from .tables import choose_first_dealer
-from .variants import Rules, RulesError
+from .tables import TableGame, choose_first_dealer
 
 __all__ = ["RummyGame", "RummyGameResult"]
 
@@ -43,7 +41,7 @@ class RummyGameResult:
         }
 
 
-class RummyGame:
+class RummyGame(TableGame, HandByHand[RummyHand]):
     """Hands of classic Rummy until a balance reaches the target; the next hand is dealt at once.
 
     Each seat's score is its balance: what it was paid minus what it paid, so the scores
@@ -54,39 +52,20 @@ class RummyGame:
     (4, 7, 23)
     """
 
-    def __init__(
-        self,
-        rules: Rules | None = None,
-        *,
-        seed: int | str | None = None,
-        seed_source: Callable[[int], int] | None = None,
-        first_dealer: int | None = None,
-    ) -> None:
-        rules = rules if rules is not None else Rules.preset("rummy")
-        if rules.game != "rummy":
-            raise RulesError(f"these rules are for {rules.game!r}: start that game with new_game")
-        self.rules = rules
-        self.seed: int | str = seed if seed is not None else secrets.randbits(63)
-        self._seed_source = seed_source
-        n = rules.players
+    GAME = "rummy"
+
+    def _begin(self, first_dealer: int | None) -> None:
+        n = self.rules.players
         self.scores = [0] * n
         self.hands_won = [0] * n
         self.hands: list[RummyHand] = []
-        self.scores_after: list[tuple[int, ...]] = []
         self.result: RummyGameResult | None = None
         if first_dealer is None:
-            first_dealer = choose_first_dealer(self.seed, rules.first_dealer, n)
+            first_dealer = choose_first_dealer(self.seed, self.rules.first_dealer, n)
         self._start_hand(first_dealer)
 
-    def next_deal_seed(self) -> int:
-        """The seed the next deal will use."""
-        index = len(self.hands)
-        if self._seed_source is not None:
-            return self._seed_source(index)
-        return deal_seed(self.seed, index)
-
     def _start_hand(self, dealer: int) -> None:
-        self.hands.append(RummyHand(self.rules, self.next_deal_seed(), dealer))
+        self.hands.append(RummyHand(self.rules, self._deal_seed(len(self.hands)), dealer))
 
     # -- the Game interface ------------------------------------------------------
 
@@ -101,16 +80,6 @@ class RummyGame:
         return tuple((s,) for s in range(self.rules.players))
 
     @property
-    def hand(self) -> RummyHand:
-        """The hand being played (the last one once the game is over)."""
-        return self.hands[-1]
-
-    @property
-    def hand_number(self) -> int:
-        """1-based number of the current deal, void deals included."""
-        return len(self.hands)
-
-    @property
     def dealer(self) -> int:
         """The dealer of the current hand."""
         return self.hands[-1].dealer
@@ -119,11 +88,6 @@ class RummyGame:
     def seats_to_act(self) -> tuple[int, ...]:
         """The seat whose turn it is (one at a time in Rummy), or none once the game is over."""
         return () if self.result is not None else (self.hands[-1].to_act,)
-
-    @property
-    def is_over(self) -> bool:
-        """True once a balance has reached the target."""
-        return self.result is not None
 
     def legal_actions(self, seat: int | None = None) -> list[GameAction]:
         """Every action `seat` (by default the seat to act) may take now."""
@@ -172,15 +136,16 @@ class RummyGame:
         self._start_hand(self._next_dealer(result))
 
     def _next_dealer(self, result: RummyHandResult) -> int:
-        dealer = self.hands[-1].dealer
-        if result.winner is None:
-            return dealer  # a void hand is dealt again by the same dealer
-        rule = self.rules.next_dealer
-        if rule == "winner":
-            return result.winner
-        if rule == "loser":  # two players only (the rules refuse it for more)
-            return 1 - result.winner
-        return (dealer + 1) % self.rules.players
+        dealer, winner = self.hands[-1].dealer, result.winner  # no winner: the hand was void
+        loser = 1 - winner if winner is not None and self.rules.players == 2 else None
+        return next_dealer(
+            self.rules.next_dealer,
+            dealer,
+            (dealer + 1) % self.rules.players,
+            winner,
+            loser,
+            void=winner is None,
+        )
 
     def view(self, seat: int) -> RummyView:
         """What `seat` may know now."""
@@ -197,12 +162,6 @@ class RummyGame:
     def _view_seat(self, seat: int) -> None:
         if not (type(seat) is int and 0 <= seat < self.rules.players):
             raise ValueError(f"seat must be 0 to {self.rules.players - 1}, got {seat!r}")
-
-    def scores_at(self, hand_number: int) -> tuple[int, ...]:
-        """The balances after hand `hand_number` if it is over, else the balances now."""
-        if hand_number <= len(self.scores_after):
-            return self.scores_after[hand_number - 1]
-        return tuple(self.scores)
 
     # -- records -----------------------------------------------------------------
 

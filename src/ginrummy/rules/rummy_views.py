@@ -10,7 +10,7 @@ from .actions import ActionError, Draw, GameAction, game_action_from_json
 from .cards import CARDS, Card, CardError, CardSet, parse_card, parse_cards
 from .rummy import RummyHand, RummyHandResult, RummyPhase, TableMeld
 from .variants import Rules, RulesError
-from .views import ViewError
+from .views import ViewError, view_object
 
 __all__ = ["RummyEvent", "RummyView", "build_rummy_view"]
 
@@ -138,13 +138,7 @@ class RummyView:
     @classmethod
     def from_json(cls, data: Any) -> RummyView:
         """Parse a Rummy VIEW object (or its JSON text); raise `ViewError` naming what is wrong."""
-        if isinstance(data, (str, bytes)):
-            try:
-                data = json.loads(data)
-            except ValueError as exc:
-                raise ViewError(f"view is not valid JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise ViewError(f"a view must be a JSON object, got {type(data).__name__}")
+        data = view_object(data)
         if data.get("game") != "rummy":
             raise ViewError(f"not a Rummy view: game is {data.get('game')!r}")
         try:

@@ -1,11 +1,19 @@
-"""What every game with a table of seats shares: choosing the first dealer from the game's seed."""
+"""What every game with a table of seats shares: choosing the first dealer from the game's seed,
+and (`TableGame`) the start of three-player Gin, team Gin and Rummy."""
 
 from __future__ import annotations
 
 import hashlib
 import random
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import ClassVar
 
-__all__ = ["choose_first_dealer"]
+from .match import deal_seed
+from .variants import Rules, RulesError
+
+__all__ = ["TableGame", "choose_first_dealer"]
 
 
 def choose_first_dealer(seed: int | str, rule: str, seats: int) -> int:
@@ -31,3 +39,55 @@ def choose_first_dealer(seed: int | str, rule: str, seats: int) -> int:
         low = min(ranks)
         candidates = [seat for seat, rank in zip(candidates, ranks, strict=True) if rank == low]
     return candidates[0]
+
+
+class TableGame(ABC):
+    """What three-player Gin, team Gin and Rummy share: the rules of their own game (its preset
+    when none are given), the seed every deal's seed comes from unless `seed_source` gives them
+    (as a record's replay does), and the totals after each hand once it is over.
+
+    A game makes the rest of its state and deals its first hand in `_begin`, with the first
+    dealer given (None: cut for by `choose_first_dealer`).
+    """
+
+    #: The game whose rules it plays, and whose preset it plays when given none.
+    GAME: ClassVar[str]
+    scores: list[int]
+    result: object | None  # the game's result, once a total has reached the target
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        seed: int | str | None = None,
+        seed_source: Callable[[int], int] | None = None,
+        first_dealer: int | None = None,
+    ) -> None:
+        rules = rules if rules is not None else Rules.preset(self.GAME)
+        if rules.game != self.GAME:
+            raise RulesError(f"these rules are for {rules.game!r}: start that game with new_game")
+        self.rules = rules
+        self.seed: int | str = seed if seed is not None else secrets.randbits(63)
+        self._seed_source = seed_source
+        self.scores_after: list[tuple[int, ...]] = []
+        self._begin(first_dealer)
+
+    @abstractmethod
+    def _begin(self, first_dealer: int | None) -> None:
+        """Make the game's own state and deal its first hand."""
+
+    def _deal_seed(self, index: int) -> int:
+        """The seed of deal `index` (0-based, void deals included)."""
+        return self._seed_source(index) if self._seed_source is not None else deal_seed(self.seed, index)
+
+    @property
+    def is_over(self) -> bool:
+        """True once a total (a team's, a balance) has reached the target."""
+        return self.result is not None
+
+    def scores_at(self, hand_number: int) -> tuple[int, ...]:
+        """The totals (team Gin's per team, Rummy's balances) after hand `hand_number` (team Gin's
+        round) if it is over, else the totals now."""
+        if hand_number <= len(self.scores_after):
+            return self.scores_after[hand_number - 1]
+        return tuple(self.scores)

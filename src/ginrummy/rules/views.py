@@ -23,6 +23,18 @@ class ViewError(ValueError):
     """JSON that is not a valid VIEW."""
 
 
+def view_object(data: Any) -> dict[str, Any]:
+    """A VIEW's JSON object, given as the object or as its JSON text; `ViewError` if it is neither."""
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except ValueError as exc:
+            raise ViewError(f"view is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ViewError(f"a view must be a JSON object, got {type(data).__name__}")
+    return data
+
+
 @dataclass(frozen=True, slots=True)
 class View:
     """One seat's knowledge of the table (docs/protocol.md VIEW)."""
@@ -113,13 +125,7 @@ class View:
     @classmethod
     def from_json(cls, data: Any) -> View:
         """Parse a VIEW object (or its JSON text); raise `ViewError` naming what is wrong."""
-        if isinstance(data, (str, bytes)):
-            try:
-                data = json.loads(data)
-            except ValueError as exc:
-                raise ViewError(f"view is not valid JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise ViewError(f"a view must be a JSON object, got {type(data).__name__}")
+        data = view_object(data)
         try:
             scores = data["scores"]
             if not (isinstance(scores, list) and len(scores) == 2):

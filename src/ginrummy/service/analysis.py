@@ -30,6 +30,7 @@ from ..rules import action_from_json
 from .errors import BadRequest, NotFinished, NotFound, Unavailable
 from .host import ServiceHost
 from .ports import AnalysisRow, StoreError
+from .tasks import stop_task
 
 __all__ = ["Analyses", "MAX_WAITING"]
 
@@ -60,11 +61,8 @@ class Analyses:
         self._worker = asyncio.get_running_loop().create_task(self._work())
 
     async def close(self) -> None:
-        if self._worker is not None:
-            self._worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._worker
-            self._worker = None
+        await stop_task(self._worker)
+        self._worker = None
         if self._executor is not None:
             executor, self._executor = self._executor, None
             await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)

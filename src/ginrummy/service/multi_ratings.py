@@ -29,6 +29,8 @@ __all__ = [
     "public_rating",
     "ranked_until",
     "rating_update",
+    "shown_change",
+    "shown_rating",
 ]
 
 #: The games rated here, each in a pool of its own (Rummy for three and for six are one game).
@@ -77,27 +79,45 @@ def ranked_until(sigma: float, at: float, config: WengLinConfig = WENG_LIN) -> f
     return at + (config.ranked_sigma**2 - sigma**2) / config.growth_per_day * DAY
 
 
-def public_rating(row: RatingRow | None, now: float, config: WengLinConfig = WENG_LIN) -> dict[str, Any]:
-    """The rating as pages show it, in the shape of `ratings.public_rating`: μ rounded, σ now."""
-    mu, sigma = current(row, now, config)
+def shown_rating(
+    rating: float, deviation: float, games: int, *, provisional: float, ranked: float
+) -> dict[str, Any]:
+    """A rating as pages show it, in every game: rounded, with its deviation now, whether it is
+    provisional (a deviation of `provisional` or more) or ranked (`ranked` or less), and the
+    rated matches it counts."""
     return {
-        "rating": round(mu),
-        "deviation": round(sigma),
-        "provisional": sigma >= config.provisional_sigma,
-        "ranked": sigma <= config.ranked_sigma,
-        "games": row.games if row is not None else 0,
+        "rating": round(rating),
+        "deviation": round(deviation),
+        "provisional": deviation >= provisional,
+        "ranked": deviation <= ranked,
+        "games": games,
     }
 
 
-def public_change(point: RatingPoint, config: WengLinConfig = WENG_LIN) -> dict[str, Any]:
-    """What a rated match did to one player's rating, in the shape of `ratings.public_change`."""
+def shown_change(point: RatingPoint, *, provisional: float) -> dict[str, Any]:
+    """What a rated match did to one player's rating, as the end screen and My matches show it
+    (Lichess's "1742? +12"), in every game: the rounded ratings before and after, their
+    difference (so the three figures always add up), and whether the new rating is provisional
+    (a deviation of `provisional` or more)."""
     before, after = round(point.before), round(point.rating)
     return {
         "before": before,
         "rating": after,
         "change": after - before,
-        "provisional": point.deviation >= config.provisional_sigma,
+        "provisional": point.deviation >= provisional,
     }
+
+
+def public_rating(row: RatingRow | None, now: float, config: WengLinConfig = WENG_LIN) -> dict[str, Any]:
+    """The rating as pages show it (`shown_rating`): μ rounded, σ now."""
+    mu, sigma = current(row, now, config)
+    games = row.games if row is not None else 0
+    return shown_rating(mu, sigma, games, provisional=config.provisional_sigma, ranked=config.ranked_sigma)
+
+
+def public_change(point: RatingPoint, config: WengLinConfig = WENG_LIN) -> dict[str, Any]:
+    """What a rated match did to one player's rating (`shown_change`)."""
+    return shown_change(point, provisional=config.provisional_sigma)
 
 
 def finishing_ranks(scores: Sequence[int], winners: Sequence[int]) -> tuple[int, ...]:

@@ -15,6 +15,7 @@ from typing import Any
 from .glicko2 import LICHESS, SCALE, Glicko, GlickoConfig, rate_game
 from .multi_ratings import RATED_GAMES as TABLE_GAMES
 from .multi_ratings import public_change as table_change
+from .multi_ratings import shown_change, shown_rating
 from .ports import PlayerLine, RatingPoint, RatingRow, RatingUpdate
 
 __all__ = [
@@ -63,28 +64,21 @@ def ranked_until(rating: Glicko, at: float, config: GlickoConfig = LICHESS) -> f
 
 
 def public_rating(row: RatingRow | None, now: float, config: GlickoConfig = LICHESS) -> dict[str, Any]:
-    """The rating as pages show it: rounded, with its deviation now and whether it is provisional."""
+    """The rating as pages show it (`multi_ratings.shown_rating`), with its deviation now."""
     glicko = current(row, now, config)
-    return {
-        "rating": round(glicko.rating),
-        "deviation": round(glicko.deviation),
-        "provisional": glicko.deviation >= config.provisional_deviation,
-        "ranked": glicko.deviation <= config.ranked_deviation,
-        "games": row.games if row is not None else 0,
-    }
+    games = row.games if row is not None else 0
+    return shown_rating(
+        glicko.rating,
+        glicko.deviation,
+        games,
+        provisional=config.provisional_deviation,
+        ranked=config.ranked_deviation,
+    )
 
 
 def public_change(point: RatingPoint, config: GlickoConfig = LICHESS) -> dict[str, Any]:
-    """What a rated match did to one player's rating, as the end screen and My matches show it
-    (Lichess's "1742? +12"): the rounded ratings before and after, their difference (so the three
-    figures always add up), and whether the new rating is provisional."""
-    before, after = round(point.before), round(point.rating)
-    return {
-        "before": before,
-        "rating": after,
-        "change": after - before,
-        "provisional": point.deviation >= config.provisional_deviation,
-    }
+    """What a rated match did to one player's rating (`multi_ratings.shown_change`)."""
+    return shown_change(point, provisional=config.provisional_deviation)
 
 
 def seat_changes(

@@ -14,7 +14,7 @@ from .host import ServiceHost
 from .live import LiveMatch
 from .multi_ratings import RATED_GAMES
 from .options import parse_room_seats, parse_rules, parse_turn_seconds
-from .ports import GuestRow, SeatRow, StoreError
+from .ports import GuestRow, MatchRow, SeatRow, StoreError
 from .robots import LEVELS
 
 __all__ = ["ROOM_ALPHABET", "Rooms"]
@@ -98,10 +98,7 @@ class Rooms:
 
         A rated room refuses bot accounts and a second player from a network address (`address`:
         the joiner's) another of its players entered it from (`SameAddress`)."""
-        code = code.strip().upper()
-        row = await self.host.store.get_match_by_code(code) if code else None
-        if row is None:
-            raise NotFound(f"no room {code!r}")
+        code, row = await self._room(code)
         try:
             live = await self.host.get_live(row.id)
         except OwnedElsewhere as exc:  # cluster hook: the owner seats the guest
@@ -130,6 +127,14 @@ class Rooms:
                 raise full
         return live.id
 
+    async def _room(self, code: str) -> tuple[str, MatchRow]:
+        """The room link's code as it is stored (case and spaces aside) and its match; `NotFound` if none."""
+        code = code.strip().upper()
+        row = await self.host.store.get_match_by_code(code) if code else None
+        if row is None:
+            raise NotFound(f"no room {code!r}")
+        return code, row
+
     async def _sit(self, live: LiveMatch, seat: int, guest: GuestRow) -> bool:
         """Seat `guest` in the free `seat` of a waiting match, which then starts. Call with `live.lock` held."""
         if not await self.host.store.take_seat(live.id, seat, guest.id):
@@ -139,10 +144,7 @@ class Rooms:
 
     async def room_info(self, guest: GuestRow | None, code: str) -> dict[str, Any]:
         """What the room link shows before joining: who invites, the rules, whether a seat is free."""
-        code = code.strip().upper()
-        row = await self.host.store.get_match_by_code(code) if code else None
-        if row is None:
-            raise NotFound(f"no room {code!r}")
+        code, row = await self._room(code)
         try:
             live = await self.host.get_live(row.id)
         except OwnedElsewhere as exc:  # cluster hook: the owner answers

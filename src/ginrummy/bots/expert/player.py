@@ -46,7 +46,10 @@ from .match_odds import match_win
 from .rollout import rollout
 from .steady import SteadyPlayer
 
-__all__ = ["ExpertDecision", "ExpertPlayer", "Turn"]
+__all__ = ["ExpertDecision", "ExpertPlayer", "Scored", "Turn"]
+
+#: A discard as `ExpertPlayer._score_discards` values it: (value, card, deadwood after the next draw).
+Scored = tuple[float, int, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,9 +225,7 @@ class ExpertPlayer:
         """The chance that throwing `card` completes a meld in the opponent's hand."""
         return meld_danger(card, turn.probs)
 
-    def _score_discards(
-        self, hand11: int, forbid: int, turn: Turn, width: int
-    ) -> list[tuple[float, int, float]]:
+    def _score_discards(self, hand11: int, forbid: int, turn: Turn, width: int) -> list[Scored]:
         """(value, card, deadwood after the next draw) for the `width` discards leaving least
         deadwood, best (lowest value) first. The deadwood is the certainty equivalent
         under RISK_TAU (the plain expectation when it is 0); the value adds the danger of
@@ -271,9 +272,7 @@ class ExpertPlayer:
             weight += w
         return total / weight if weight else 0.0
 
-    def pick_discard(
-        self, view: View, turn: Turn, scored: list[tuple[float, int, float]], deadline: float | None
-    ) -> tuple[float, int, float]:
+    def pick_discard(self, view: View, turn: Turn, scored: list[Scored], deadline: float | None) -> Scored:
         """The discard to make of `scored` (`_score_discards`, best first): the best valued."""
         return scored[0]
 
@@ -300,12 +299,7 @@ class ExpertPlayer:
         return ExpertDecision(refuse, Reason.of("worth_less_than_stock", card=card))
 
     def prefer_take(
-        self,
-        view: View,
-        turn: Turn,
-        take: tuple[float, int, float],
-        stock_value: float,
-        deadline: float | None,
+        self, view: View, turn: Turn, take: Scored, stock_value: float, deadline: float | None
     ) -> bool:
         """Whether to take the upcard, given the best discard after taking it (`take`, as in
         `_score_discards`) and the value of a stock draw: when it is worth more."""

@@ -25,7 +25,7 @@ from ...rules.fast_core import bits, showdown_points
 from ..knowledge import Knowledge
 from .infer import evolved_hands
 from .match_odds import match_win
-from .player import ExpertPlayer, Turn
+from .player import ExpertPlayer, Scored, Turn
 from .rollout import KnockRule, first_chance, quick_discard, rollout
 from .steady import SteadyPlayer
 
@@ -63,9 +63,7 @@ class SearchingExpert(ExpertPlayer):
 
     # -- the decisions it searches ---------------------------------------------------
 
-    def pick_discard(
-        self, view: View, turn: Turn, scored: list[tuple[float, int, float]], deadline: float | None
-    ) -> tuple[float, int, float]:
+    def pick_discard(self, view: View, turn: Turn, scored: list[Scored], deadline: float | None) -> Scored:
         best = scored[0][0]
         cands = [s for s in scored[: self.SEARCH_WIDTH] if s[0] <= best + self.SEARCH_MARGIN]
         k = turn.k
@@ -97,12 +95,7 @@ class SearchingExpert(ExpertPlayer):
         return values
 
     def prefer_take(
-        self,
-        view: View,
-        turn: Turn,
-        take: tuple[float, int, float],
-        stock_value: float,
-        deadline: float | None,
+        self, view: View, turn: Turn, take: Scored, stock_value: float, deadline: float | None
     ) -> bool:
         k = turn.k
         prefer = take[0] < stock_value

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 from ..ports import Lease, LeaseStore, StoreError
+from ..tasks import stop_task
 
 __all__ = ["LeaseKeeper"]
 
@@ -57,11 +58,8 @@ class LeaseKeeper:
     async def close(self, *, release: bool = True) -> None:
         """Stop the heartbeat and (unless told not to) give every lease up at once."""
         self._closed = True
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None
         if release:
             for lease in list(self.held.values()):
                 with contextlib.suppress(StoreError):

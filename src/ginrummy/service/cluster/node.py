@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Forbidden
 from ..ports import Lease, StoreError
+from ..tasks import stop_task
 from .ownership import HANDED_LEASES, HANDOVER, MATCH, TOURNAMENT, Owner, drop_sockets
 from .pages import TournamentRelay, tournament_channel
 from .ports import Bus, BusDown
@@ -154,11 +155,8 @@ class ClusterNode:
         if self.handing_over:
             return
         self.handing_over = True
-        if self._maintainer is not None:
-            self._maintainer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._maintainer
-            self._maintainer = None
+        await stop_task(self._maintainer)
+        self._maintainer = None
         owned = list(self.service.live.values())
         for live in owned:
             await live.close()  # nothing more is written by this process

@@ -15,6 +15,7 @@ from ..errors import BadRequest, Forbidden, NotFound, Unavailable
 from ..host import ServiceHost
 from ..options import parse_rules, parse_turn_seconds
 from ..ports import GuestRow, StoreError, TournamentRow
+from ..tasks import stop_task
 from .arena import ArenaLive
 from .form import parse_flag, parse_name, parse_number, parse_start
 from .live import TournamentLive
@@ -49,10 +50,7 @@ class Tournaments:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
 
     async def _open(self, row: TournamentRow) -> TournamentLive:
         """The tournament of `row`, rebuilt from the database if it is not here yet.

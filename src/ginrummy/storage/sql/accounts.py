@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from ...service.ports import AccountRow, StoreError
 from ..schema import accounts, guests
-from .common import _chunks
+from .common import _columns
 from .writer import StoreBase
 
 
@@ -17,16 +17,7 @@ class AccountQueries(StoreBase):
 
     async def create_account(self, account: AccountRow) -> None:
         def job(conn: sa.Connection) -> None:
-            conn.execute(
-                accounts.insert().values(
-                    guest_id=account.guest_id,
-                    name=account.name,
-                    name_key=account.name_key,
-                    password_hash=account.password_hash,
-                    created_at=account.created_at,
-                    name_changed_at=account.name_changed_at,
-                )
-            )
+            conn.execute(accounts.insert().values(**_columns(account)))
             conn.execute(guests.update().where(guests.c.id == account.guest_id).values(name=account.name))
 
         await self._run(job)
@@ -38,16 +29,7 @@ class AccountQueries(StoreBase):
         return await self._run(lambda conn: _one_account(conn, accounts.c.name_key == name_key), read=True)
 
     async def get_accounts(self, guest_ids: list[str]) -> dict[str, AccountRow]:
-        wanted = sorted(set(guest_ids))
-
-        def job(conn: sa.Connection) -> dict[str, AccountRow]:
-            found: dict[str, AccountRow] = {}
-            for chunk in _chunks(wanted, 500):
-                for row in conn.execute(sa.select(accounts).where(accounts.c.guest_id.in_(chunk))):
-                    found[row.guest_id] = _account(row)
-            return found
-
-        return await self._run(job, read=True) if wanted else {}
+        return await self._read_by_key(accounts.c.guest_id, guest_ids, _account)
 
     async def rename_account(self, guest_id: str, name: str, name_key: str, at: float) -> None:
         def job(conn: sa.Connection) -> None:

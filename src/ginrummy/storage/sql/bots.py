@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from ...service.ports import AccountRow, BotRow, GuestRow, StoreError
 from ..schema import accounts, bots, guests
-from .common import _chunks
+from .common import _columns
 from .writer import StoreBase
 
 
@@ -18,39 +18,13 @@ class BotQueries(StoreBase):
     async def create_bot(self, guest: GuestRow, account: AccountRow, bot: BotRow) -> None:
         def job(conn: sa.Connection) -> None:
             conn.execute(guests.insert().values(id=guest.id, name=account.name, created_at=guest.created_at))
-            conn.execute(
-                accounts.insert().values(
-                    guest_id=account.guest_id,
-                    name=account.name,
-                    name_key=account.name_key,
-                    password_hash=account.password_hash,
-                    created_at=account.created_at,
-                    name_changed_at=account.name_changed_at,
-                )
-            )
-            conn.execute(
-                bots.insert().values(
-                    guest_id=bot.guest_id,
-                    owner_id=bot.owner_id,
-                    created_at=bot.created_at,
-                    token_hash=bot.token_hash,
-                    token_at=bot.token_at,
-                )
-            )
+            conn.execute(accounts.insert().values(**_columns(account)))
+            conn.execute(bots.insert().values(**_columns(bot)))
 
         await self._run(job)
 
     async def get_bots(self, guest_ids: list[str]) -> dict[str, BotRow]:
-        wanted = sorted(set(guest_ids))
-
-        def job(conn: sa.Connection) -> dict[str, BotRow]:
-            found: dict[str, BotRow] = {}
-            for chunk in _chunks(wanted, 500):
-                for row in conn.execute(sa.select(bots).where(bots.c.guest_id.in_(chunk))):
-                    found[row.guest_id] = _bot(row)
-            return found
-
-        return await self._run(job, read=True) if wanted else {}
+        return await self._read_by_key(bots.c.guest_id, guest_ids, _bot)
 
     async def bots_of(self, owner_id: str) -> list[BotRow]:
         def job(conn: sa.Connection) -> list[BotRow]:

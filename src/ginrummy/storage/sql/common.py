@@ -1,10 +1,12 @@
-"""SQL pieces the repositories and the writer share: the database clock, dialect inserts, chunks."""
+"""SQL pieces the repositories and the writer share: the database clock, dialect inserts, a
+record's column values, and the rows whose key is one of many."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterator
+from dataclasses import fields
+from typing import Any, ClassVar, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql as pg_dialect
@@ -35,6 +37,21 @@ def _insert_for(conn: sa.Connection, table: sa.Table) -> Any:
     return sqlite_dialect.insert(table)
 
 
-def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+class _Record(Protocol):
+    """A dataclass instance (a record of service/records.py)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+def _columns(record: _Record, **stored: Any) -> dict[str, Any]:
+    """The column values that store `record`, whose fields are named as its table's columns:
+    each field as it is, but those given in `stored` (a field kept as JSON text, a key the
+    record does not hold)."""
+    return {f.name: getattr(record, f.name) for f in fields(record)} | stored
+
+
+def _rows_in(conn: sa.Connection, key: sa.Column[Any], keys: list[str], *where: Any) -> Iterator[Any]:
+    """The rows of `key`'s table whose `key` is one of `keys` (and that meet `where`), asked for
+    500 keys a statement (a statement's parameters are limited)."""
+    for start in range(0, len(keys), 500):
+        yield from conn.execute(sa.select(key.table).where(*where, key.in_(keys[start : start + 500])))

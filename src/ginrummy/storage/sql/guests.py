@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 import sqlalchemy as sa
 
 from ...service.ports import GuestRow, StoreError
 from ..schema import accounts, guests, sessions, settings, sign_in_failures
-from .common import _chunks
 from .writer import StoreBase
 
 
@@ -34,21 +33,12 @@ class GuestQueries(StoreBase):
     async def get_guest(self, guest_id: str) -> GuestRow | None:
         def job(conn: sa.Connection) -> GuestRow | None:
             row = conn.execute(sa.select(guests).where(guests.c.id == guest_id)).first()
-            return GuestRow(row.id, row.name, row.created_at, row.session_epoch) if row is not None else None
+            return _guest(row) if row is not None else None
 
         return await self._run(job, read=True)
 
     async def get_guests(self, guest_ids: list[str]) -> dict[str, GuestRow]:
-        wanted = sorted(set(guest_ids))
-
-        def job(conn: sa.Connection) -> dict[str, GuestRow]:
-            found: dict[str, GuestRow] = {}
-            for chunk in _chunks(wanted, 500):
-                for row in conn.execute(sa.select(guests).where(guests.c.id.in_(chunk))):
-                    found[row.id] = GuestRow(row.id, row.name, row.created_at, row.session_epoch)
-            return found
-
-        return await self._run(job, read=True) if wanted else {}
+        return await self._read_by_key(guests.c.id, guest_ids, _guest)
 
     async def cookie_guest(self, guest_id: str, session_hash: str | None) -> GuestRow | None:
         def job(conn: sa.Connection) -> GuestRow | None:
@@ -62,7 +52,7 @@ class GuestQueries(StoreBase):
                     accounts.c.guest_id.is_(None)
                 )
             row = conn.execute(query).first()
-            return GuestRow(row.id, row.name, row.created_at, row.session_epoch) if row is not None else None
+            return _guest(row) if row is not None else None
 
         return await self._run(job, read=True)
 
@@ -129,3 +119,7 @@ class GuestQueries(StoreBase):
             conn.execute(sa.delete(sign_in_failures).where(sign_in_failures.c.key == key))
 
         await self._run(job)
+
+
+def _guest(row: Any) -> GuestRow:
+    return GuestRow(row.id, row.name, row.created_at, row.session_epoch)

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from ...service.ports import EventRow, Lease, MatchOutcome, MatchRow, SeatRow, StoreError
 from ..schema import events, match_seats, matches
-from .common import _chunks, _compact
+from .common import _compact, _rows_in
 from .ratings import _write_outcome
 from .writer import StoreBase
 
@@ -213,9 +213,8 @@ def _load_matches(conn: sa.Connection, where: Any, *, limit: int | None = None) 
     if not rows:
         return []
     seats: dict[str, dict[int, SeatRow]] = {}
-    for chunk in _chunks([r.id for r in rows], 500):
-        for s in conn.execute(sa.select(match_seats).where(match_seats.c.match_id.in_(chunk))):
-            seats.setdefault(s.match_id, {})[s.seat] = SeatRow(s.seat, s.guest_id, s.robot_level, s.rating)
+    for s in _rows_in(conn, match_seats.c.match_id, [r.id for r in rows]):
+        seats.setdefault(s.match_id, {})[s.seat] = SeatRow(s.seat, s.guest_id, s.robot_level, s.rating)
     found = []
     for r in rows:
         by_seat = seats.get(r.id, {})

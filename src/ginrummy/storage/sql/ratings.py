@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from ...service.ports import MatchOutcome, PlayerStats, RatingPoint, RatingRow
 from ..schema import player_matches, rating_history, ratings, score_buckets
-from .common import _chunks, _insert_for
+from .common import _insert_for, _rows_in
 from .writer import StoreBase
 
 
@@ -35,11 +35,9 @@ class RatingQueries(StoreBase):
 
     async def rating_changes(self, match_ids: list[str]) -> list[RatingPoint]:
         def job(conn: sa.Connection) -> list[RatingPoint]:
-            found: list[RatingPoint] = []
-            for chunk in _chunks(sorted(set(match_ids)), 500):
-                query = sa.select(rating_history).where(rating_history.c.match_id.in_(chunk))
-                found.extend(_rating_point(r) for r in conn.execute(query))
-            return found
+            return [
+                _rating_point(r) for r in _rows_in(conn, rating_history.c.match_id, sorted(set(match_ids)))
+            ]
 
         return await self._run(job, read=True) if match_ids else []
 
@@ -66,12 +64,10 @@ class RatingQueries(StoreBase):
 
 def _ratings(conn: sa.Connection, guest_ids: list[str], game: str) -> dict[str, RatingRow]:
     found: dict[str, RatingRow] = {}
-    for chunk in _chunks(guest_ids, 500):
-        query = sa.select(ratings).where(ratings.c.game == game, ratings.c.guest_id.in_(chunk))
-        for r in conn.execute(query):
-            found[r.guest_id] = RatingRow(
-                r.guest_id, r.game, r.rating, r.deviation, r.volatility, r.games, r.last_at, r.ranked_until
-            )
+    for r in _rows_in(conn, ratings.c.guest_id, guest_ids, ratings.c.game == game):
+        found[r.guest_id] = RatingRow(
+            r.guest_id, r.game, r.rating, r.deviation, r.volatility, r.games, r.last_at, r.ranked_until
+        )
     return found
 
 

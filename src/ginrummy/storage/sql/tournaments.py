@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from ...service.ports import Lease, MatchRow, TournamentPlayer, TournamentRow
 from ..schema import matches, tournament_byes, tournament_players, tournaments
+from .common import _columns
 from .matches import _insert_matches, _load_matches
 from .writer import StoreBase
 
@@ -17,23 +18,9 @@ class TournamentQueries(StoreBase):
     """The tournaments of `SqlStore`."""
 
     async def create_tournament(self, tournament: TournamentRow) -> None:
-        values = {
-            "id": tournament.id,
-            "name": tournament.name,
-            "format": tournament.format,
-            "status": tournament.status,
-            "starts_at": tournament.starts_at,
-            "ends_at": tournament.ends_at,
-            "rules": json.dumps(tournament.rules, sort_keys=True, separators=(",", ":")),
-            "turn_seconds": tournament.turn_seconds,
-            "rated": tournament.rated,
-            "robots": tournament.robots,
-            "listed": tournament.listed,
-            "created_by": tournament.created_by,
-            "created_at": tournament.created_at,
-            "rounds": tournament.rounds,
-            "round": tournament.round,
-        }
+        values = _columns(
+            tournament, rules=json.dumps(tournament.rules, sort_keys=True, separators=(",", ":"))
+        )
         await self._run(lambda conn: conn.execute(tournaments.insert().values(**values)))
 
     async def get_tournament(self, tournament_id: str) -> TournamentRow | None:
@@ -122,13 +109,7 @@ class TournamentQueries(StoreBase):
             )
             if done.rowcount == 0:
                 conn.execute(
-                    tournament_players.insert().values(
-                        tournament_id=tournament_id,
-                        guest_id=player.guest_id,
-                        joined_at=player.joined_at,
-                        withdrawn=player.withdrawn,
-                        paused=player.paused,
-                    )
+                    tournament_players.insert().values(**_columns(player, tournament_id=tournament_id))
                 )
 
         await self._run(job)

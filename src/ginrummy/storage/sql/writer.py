@@ -54,6 +54,7 @@ from typing import Any, TypeVar, cast
 import sqlalchemy as sa
 
 from ...service.ports import Lease, StoreBusy, StoreError
+from .common import _rows_in
 from .engine import BUSY_TIMEOUT, _Checkpointer, make_engine, normalize_url
 from .event_writes import EventWrites, event_key, lease_lost
 from .migrate import migrate
@@ -268,6 +269,17 @@ class StoreBase(EventWrites):
             self.commits += 1
         self.jobs += 1
         return True
+
+    async def _read_by_key(
+        self, key: sa.Column[Any], ids: list[str], row: Callable[[Any], T]
+    ) -> dict[str, T]:
+        """`row` of each stored row whose `key` is one of `ids`, by that key (no ids: nothing is read)."""
+        wanted = sorted(set(ids))
+
+        def job(conn: sa.Connection) -> dict[str, T]:
+            return {getattr(r, key.name): row(r) for r in _rows_in(conn, key, wanted)}
+
+        return await self._run(job, read=True) if wanted else {}
 
     @staticmethod
     def _hand_over(lane: _Lane) -> None:
