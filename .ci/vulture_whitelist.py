@@ -66,3 +66,4 @@ _.log_message
 engine_check  # src/ginrummy/cli/engine_check_cmd.py: a Typer command
 _.hand_over  # src/ginrummy/server/app.py: app state read by `ginrummy serve` (cli/serve_cmd.py) on SIGTERM
 cluster_programs  # tests/conftest.py: a pytest fixture, used by name (usefixtures)
+_.autocommit  # src/ginrummy/storage/sql/event_writes.py: psycopg's connection mode, set around one statement
