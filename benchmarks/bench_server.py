@@ -45,8 +45,10 @@ from typing import Any, cast
 import httpx
 import websockets
 
-from bench_cluster import fresh_database
 from ginrummy.rules import CardSet, min_deadwood
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_cluster import fresh_database  # noqa: E402
 
 COOKIE = "gr_guest"
 
