@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from itertools import product
 from typing import Final, Literal
 
-from .cards import CARD_POINTS, CardLike, CardSet, as_mask
+from .cards import CardLike, CardSet, as_mask
+from .fast_core import points
 
 __all__ = [
     "AceRank",
@@ -291,7 +292,7 @@ def _least_left_mask(hand: int, table: tuple[int, ...], ace: str) -> int:
     if not table:
         return deadwood_of_mask(hand, ace)
     melds = melds_of_mask(hand, ace)
-    best = _points(_layoff_closure(hand, table, ace))
+    best = points(_layoff_closure(hand, table, ace))
 
     def search(start: int, remaining: int) -> None:
         nonlocal best
@@ -299,7 +300,7 @@ def _least_left_mask(hand: int, table: tuple[int, ...], ace: str) -> int:
             meld = melds[i]
             if meld & remaining == meld:
                 rest = remaining & ~meld
-                value = _points(_layoff_closure(rest, table, ace))
+                value = points(_layoff_closure(rest, table, ace))
                 if value < best:
                     best = value
                 if best == 0:
@@ -310,15 +311,6 @@ def _least_left_mask(hand: int, table: tuple[int, ...], ace: str) -> int:
     return best
 
 
-def _points(mask: int) -> int:
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += CARD_POINTS[low.bit_length() - 1]
-        mask ^= low
-    return total
-
-
 def rummy_hand_points(cards: CardSet | Iterable[CardLike] | str) -> int:
     """What a loser pays for the cards left in hand: their point values, melds or not."""
-    return _points(as_mask(cards))
+    return points(as_mask(cards))
