@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from ginrummy.rules import CardSet, best_arrangement, min_deadwood, parse_cards
@@ -162,6 +163,13 @@ WAIT_CHANGE = """([v]) => {
 }"""
 
 
+PAGE_NOTES = """() => ({
+  connection: document.querySelector('#conn')?.textContent ?? null,
+  toast: document.querySelector('#toast')?.textContent ?? null,
+  motion: document.querySelector('#table')?.dataset.motion ?? null,
+})"""
+
+
 def table_state(page: Page) -> dict[str, Any]:
     state = page.evaluate(TABLE_STATE)
     assert state is not None, "the table page has no #table"
@@ -197,6 +205,7 @@ class TablePlayer:
     on_discard_phase: Any = None
     on_knock: Any = None
     on_knock_dialog: Any = None
+    errors: list[str] = field(default_factory=list)  # the page's errors (`watch`), for failures
 
     def act(self) -> str | None:
         """One step if there is something to do: 'end', 'showdown', a move name, or None."""
@@ -256,7 +265,15 @@ class TablePlayer:
         else:
             return None
         self.moves += 1
-        page.wait_for_function(WAIT_CHANGE, arg=[state["version"]])
+        try:
+            page.wait_for_function(WAIT_CHANGE, arg=[state["version"]])
+        except PlaywrightTimeout:
+            # Say what the page was showing, so that a move left unanswered can be told apart from
+            # a page that stopped drawing (a script error) or a socket that went away.
+            raise AssertionError(
+                f"the page showed nothing new for a minute after {done}: before {state}, now"
+                f" {table_state(page)}, {page.evaluate(PAGE_NOTES)}, page errors {self.errors}"
+            ) from None
         error = page.query_selector("#toast.show[data-kind=error]")
         assert error is None, f"the page refused {done}: {error.inner_text()}"
         return done

@@ -620,7 +620,7 @@ def test_cards_move_and_sounds_play_only_when_asked(browser: Browser, url: str) 
         context.add_init_script(AUDIO_WATCH)
         page, errors = new_page(context)
         start_robot_match(page)
-        player = TablePlayer(page)
+        player = TablePlayer(page, errors=errors)
         for _ in range(100):
             if player.moves >= 3:
                 break
