@@ -105,10 +105,10 @@ class Table:
         got = self.http.setdefault(seat, [])
         if self.code is not None:
             got.append(json.dumps(await self.service.rooms.room_info(guest, self.code)))
-        got.append(json.dumps(await self.service.my_matches(guest)))
+        got.append(json.dumps(await self.service.history.my_matches(guest)))
         if self.live.status != "over":
             try:
-                await self.service.replay(self.live.id)
+                await self.service.history.replay(self.live.id)
             except NotFinished:
                 pass
             else:
@@ -120,7 +120,7 @@ async def seat_table(
 ) -> Table:
     """`people` people (the first creates, the others join by the link) and robots of `levels` in the
     remaining seats (a robot match when one person plays alone)."""
-    host = await service.rename(await service.new_guest(), "Host")
+    host = await service.guests.rename(await service.guests.new_guest(), "Host")
     code = None
     if people == 1:
         match_id = await service.create_robot_match(host, None, rules, levels=levels)
@@ -131,7 +131,7 @@ async def seat_table(
     assert live is not None
     guests = {0: host}
     for n in range(1, people):
-        friend = await service.rename(await service.new_guest(), f"Friend {n}")
+        friend = await service.guests.rename(await service.guests.new_guest(), f"Friend {n}")
         assert code is not None
         await service.rooms.join_room(friend, code)
         seat = live.seat_of(friend.id)

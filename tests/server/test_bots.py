@@ -398,10 +398,10 @@ def test_bots_stay_out_of_quick_pairing_and_tournaments(tmp_path: Path) -> None:
         service = GameService(SqlStore(f"sqlite:///{tmp_path / 'db.sqlite3'}"), secret="s" * 32)
         await service.start()
         try:
-            owner = await service.new_guest()
+            owner = await service.guests.new_guest()
             await service.accounts.claim(owner, "Owner_1", PASSWORD)
             bot, _token = await service.bots.create(owner, "PoolBot")
-            bot_guest = await service.guest(bot["id"])
+            bot_guest = await service.guests.guest(bot["id"])
             assert bot_guest is not None
             with pytest.raises(Forbidden, match="quick pairing"):
                 await service.seeking.seek(bot_guest, {"preset": "classic", "target": 100})

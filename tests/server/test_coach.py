@@ -76,7 +76,7 @@ def test_a_hint_in_a_casual_match_is_the_experts_legal_move_from_the_seats_own_v
         service = service_on(tmp_path / "h.sqlite3", clock)
         await service.start()
         try:
-            guest = await service.new_guest()
+            guest = await service.guests.new_guest()
             live = await service.get_live(await service.create_robot_match(guest, "casual", "classic"))
             assert live is not None and live.hints
             socket = FakeSocket()
@@ -117,7 +117,7 @@ def test_hints_are_refused_out_of_turn_when_stale_and_past_the_allowance(tmp_pat
         service = service_on(tmp_path / "r.sqlite3", clock)
         await service.start()
         try:
-            alice, bob = await service.new_guest(), await service.new_guest()
+            alice, bob = await service.guests.new_guest(), await service.guests.new_guest()
             code, match_id = await service.rooms.create_room(alice, "classic", 0)
             live = await service.get_live(match_id)
             assert live is not None
@@ -157,7 +157,7 @@ def test_rated_and_tournament_matches_give_no_hints(tmp_path: Path) -> None:
         service = service_on(tmp_path / "n.sqlite3")
         await service.start()
         try:
-            a, b = await service.new_guest(), await service.new_guest()
+            a, b = await service.guests.new_guest(), await service.guests.new_guest()
             for fields in ({"kind": "online", "rated": True}, {"kind": "tourney", "tournament_id": "t1"}):
                 row = service.new_match_row(
                     status="playing", rules=SHORT, seats=(SeatRow(0, a.id), SeatRow(1, b.id)), **fields
@@ -277,7 +277,7 @@ def test_the_analysis_marks_a_missed_gin_as_a_blunder_and_agrees_with_the_rest(t
         service = service_on(tmp_path / "a.sqlite3")
         await service.start()
         try:
-            guest = await service.new_guest()
+            guest = await service.guests.new_guest()
             match_id = await store_finished(service, guest, seed, actions)
             assert (await service.analyses.status(match_id))["status"] == "none"
             asked = await service.analyses.request(match_id)
@@ -332,7 +332,7 @@ def test_an_analysis_left_running_by_a_stopped_server_is_made_after_the_restart(
         service = service_on(path)
         await service.start()
         try:
-            guest = await service.new_guest()
+            guest = await service.guests.new_guest()
             match_id = await store_finished(service, guest, seed, actions)
             # As if the process had died mid-analysis: the row says running, nobody runs it.
             await service.store.request_analysis(match_id, ENGINE, service.clock())
@@ -360,7 +360,7 @@ def test_only_finished_matches_are_analysed(tmp_path: Path) -> None:
         service = service_on(tmp_path / "u.sqlite3")
         await service.start()
         try:
-            guest = await service.new_guest()
+            guest = await service.guests.new_guest()
             match_id = await service.create_robot_match(guest, "casual", SHORT)
             with pytest.raises(NotFinished):
                 await service.analyses.request(match_id)

@@ -27,7 +27,7 @@ def test_a_pairing_the_last_process_made_is_told_when_the_page_joins_again(tmp_p
         return found
 
     async def before(service: GameService) -> None:
-        ann, bob, cid, dan = [await service.new_guest() for _ in range(4)]
+        ann, bob, cid, dan = [await service.guests.new_guest() for _ in range(4)]
         made.update(ann=ann, bob=bob)
         # cid and dan are paired and told; cid leaves its match and seeks again: it just waits.
         await paired_now(service, cid, dan)
@@ -43,7 +43,7 @@ def test_a_pairing_the_last_process_made_is_told_when_the_page_joins_again(tmp_p
             news = await service.seeking.seek(guest, POOL)
             assert news["state"] == "paired" and news["match_id"] == match[0], news
             assert (await service.seeking.wait_for_pairing(guest, 0.1))["url"] == f"/m/{match[0]}"
-        newcomer = await service.new_guest()
+        newcomer = await service.guests.new_guest()
         assert (await service.seeking.seek(newcomer, POOL))["state"] == "waiting"
 
     with_service(tmp_path, before)

@@ -61,7 +61,7 @@ def with_service(tmp_path: Path, body: Callable[[GameService], Awaitable[None]],
 
 
 async def room_of_two(service: GameService, turn_seconds: Any = 0) -> tuple[LiveMatch, list[GuestRow]]:
-    alice, bob = await service.new_guest(), await service.new_guest()
+    alice, bob = await service.guests.new_guest(), await service.guests.new_guest()
     _code, match_id = await service.rooms.create_room(alice, "classic", turn_seconds)
     await service.rooms.join_room(bob, _code)
     live = await service.get_live(match_id)
@@ -131,7 +131,7 @@ def test_nobody_is_moved_for_when_nobody_is_waiting(tmp_path: Path) -> None:
         await asyncio.sleep(0.3)
         assert live.version == 0
         # Against a robot, an absent person is simply waited for (no clock, no stand-in).
-        guest = await service.new_guest()
+        guest = await service.guests.new_guest()
         match_id = await service.create_robot_match(guest, "casual", "classic")
         robot_live = await service.get_live(match_id)
         assert robot_live is not None
@@ -196,7 +196,7 @@ def test_an_action_that_cannot_be_stored_changes_nothing(tmp_path: Path) -> None
 
 def test_idle_matches_are_unloaded_and_come_back_from_the_log(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
-        guest = await service.new_guest()
+        guest = await service.guests.new_guest()
         match_id = await service.create_robot_match(guest, "casual", "classic")
         live = await service.get_live(match_id)
         assert live is not None
@@ -222,7 +222,7 @@ def test_a_restart_rebuilds_recent_matches_at_once_and_old_ones_when_opened(tmp_
     async def main() -> None:
         first = GameService(SqlStore(url), ServiceConfig(robot_delay=0.0), secret="s" * 32)
         await first.start()
-        guest = await first.new_guest()
+        guest = await first.guests.new_guest()
         match_id = await first.create_robot_match(guest, "casual", "classic")
         live = await first.get_live(match_id)
         assert live is not None

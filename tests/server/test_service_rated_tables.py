@@ -20,7 +20,7 @@ from ginrummy.service.multi_ratings import finishing_ranks
 
 async def rated_table(service: GameService, rules: Any, people: int, *, rated: bool = True) -> Table:
     """A room of `people` people, each from an address of their own, every seat taken."""
-    host = await service.rename(await service.new_guest(), "Host")
+    host = await service.guests.rename(await service.guests.new_guest(), "Host")
     seats = ["friend"] * (people - 1)
     code, match_id = await service.rooms.create_room(
         host, rules, 0, seats=seats, rated=rated, address="10.0.0.1"
@@ -29,7 +29,7 @@ async def rated_table(service: GameService, rules: Any, people: int, *, rated: b
     assert live is not None and live.rated is rated
     guests = {0: host}
     for n in range(1, people):
-        friend = await service.rename(await service.new_guest(), f"Friend {n}")
+        friend = await service.guests.rename(await service.guests.new_guest(), f"Friend {n}")
         await service.rooms.join_room(friend, code, f"10.0.0.{n + 1}")
         seat = live.seat_of(friend.id)
         assert seat is not None
@@ -87,10 +87,10 @@ def test_a_rated_room_moves_its_games_ratings_by_the_finishing_order(
         for seat, change in enumerate(live.ratings):
             assert change["before"] == 1500 and change["rating"] == round(by_seat[seat])
             assert change["provisional"] is True
-        mine = (await service.my_matches(table.guests[0]))[0]
+        mine = (await service.history.my_matches(table.guests[0]))[0]
         assert mine["ratings"] == live.ratings and mine["game"] == game
         # The profile shows the game's own rating; two-player Gin's is untouched.
-        profile = await service.profile(ids[0])
+        profile = await service.history.profile(ids[0])
         assert profile["table_ratings"] == [
             {
                 "game": game,
@@ -133,7 +133,7 @@ def test_a_casual_table_and_a_table_with_a_stand_ins_only_moves_rate_nobody(tmp_
 
 def test_rated_rooms_are_checked(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
-        host = await service.new_guest()
+        host = await service.guests.new_guest()
         with pytest.raises(BadRequest, match="a room of gin cannot be rated"):
             await service.rooms.create_room(host, "classic", 0, rated=True)
         with pytest.raises(BadRequest, match="seats people only"):
@@ -154,12 +154,12 @@ def test_rated_rooms_are_checked(tmp_path: Path) -> None:
         )
         assert (await service.rooms.room_info(None, code))["rated"] is True
         # A second identity of the host, from the host's address, is refused a seat and changes nothing.
-        twin = await service.new_guest()
+        twin = await service.guests.new_guest()
         with pytest.raises(SameAddress, match="another player of this rated room plays from your network"):
             await service.rooms.join_room(twin, code, "10.1.1.1")
         live = await service.get_live(match_id)
         assert live is not None and live.seat_of(twin.id) is None and len(live.free_seats()) == 2
-        friend = await service.new_guest()
+        friend = await service.guests.new_guest()
         assert await service.rooms.join_room(friend, code, "10.1.1.2") == match_id
 
     with_service(tmp_path, body)
@@ -167,11 +167,11 @@ def test_rated_rooms_are_checked(tmp_path: Path) -> None:
 
 def test_shared_networks_may_meet_in_rated_rooms_when_the_site_allows(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
-        host = await service.new_guest()
+        host = await service.guests.new_guest()
         code, match_id = await service.rooms.create_room(
             host, "gin3", 0, seats=["friend", "friend"], rated=True, address="10.2.2.2"
         )
-        other = await service.new_guest()
+        other = await service.guests.new_guest()
         assert await service.rooms.join_room(other, code, "10.2.2.2") == match_id
 
     with_service(tmp_path, body, rated_same_address=True)

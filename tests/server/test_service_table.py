@@ -157,7 +157,7 @@ def test_a_rematch_between_two_people_waits_until_both_accept(tmp_path: Path) ->
         # The old table tells Alice a rematch is asked for.
         assert old[0].state["match"]["rematch_id"] == rematch_id
         # Nobody else can take Alice's seat, and the room link no longer leads there.
-        carol = await service.new_guest()
+        carol = await service.guests.new_guest()
         with pytest.raises(Exception, match="only the players"):
             await service.rooms.rematch(carol, live.id)
         # Alice accepts: both seated, the match starts.
@@ -184,7 +184,7 @@ def test_a_rematch_survives_a_restart_still_waiting_for_the_friend(tmp_path: Pat
         fresh = await service.get_live(state["rematch"])
         assert fresh is not None and fresh.status == "waiting"
         assert fresh.seats[0].invited == state["name"] and fresh.seat_of(state["bob"]) == 1
-        alice = await service.guest(state["alice"])
+        alice = await service.guests.guest(state["alice"])
         assert alice is not None
         assert await service.rooms.rematch(alice, state["old"]) == state["rematch"]
         assert fresh.status == "playing"
@@ -195,8 +195,8 @@ def test_a_rematch_survives_a_restart_still_waiting_for_the_friend(tmp_path: Pat
 
 def test_a_room_link_shows_who_invites_and_whether_a_seat_is_free(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
-        alice = await service.rename(await service.new_guest(), "Alice")
-        bob = await service.new_guest()
+        alice = await service.guests.rename(await service.guests.new_guest(), "Alice")
+        bob = await service.guests.new_guest()
         code, match_id = await service.rooms.create_room(alice, {"preset": "hoyle", "target": 150}, 90)
         info = await service.rooms.room_info(None, code.lower())
         assert info["host"] == "Alice" and info["status"] == "waiting" and not info["full"]
@@ -204,7 +204,7 @@ def test_a_room_link_shows_who_invites_and_whether_a_seat_is_free(tmp_path: Path
         assert info["turn_seconds"] == 90 and info["match_id"] is None and not info["seated"]
         await service.rooms.join_room(bob, code)
         assert (await service.rooms.room_info(bob, code))["match_id"] == match_id
-        carol = await service.new_guest()
+        carol = await service.guests.new_guest()
         assert (await service.rooms.room_info(carol, code))["full"] is True
         with pytest.raises(NotFound):
             await service.rooms.room_info(None, "ZZZZZZ")

@@ -20,7 +20,7 @@ from ginrummy.service import BadRequest, GameService, RoomFull
 
 def test_a_room_for_four_is_dealt_only_when_every_seat_is_taken(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
-        host = await service.rename(await service.new_guest(), "Ann")
+        host = await service.guests.rename(await service.guests.new_guest(), "Ann")
         rules = {"preset": "rummy", "players": 4, "ace": "high"}
         seats = ["friend", "friend", {"robot": "skilled"}]
         code, match_id = await service.rooms.create_room(host, rules, 0, seats=seats)
@@ -45,7 +45,7 @@ def test_a_room_for_four_is_dealt_only_when_every_seat_is_taken(tmp_path: Path) 
                 "robot",
             ]
         )
-        bea, cai, dan = [await service.new_guest() for _ in range(3)]
+        bea, cai, dan = [await service.guests.new_guest() for _ in range(3)]
         assert await service.rooms.join_room(bea, code) == match_id
         assert live.status == "waiting" and live.seat_of(bea.id) == 1 and sock.state["view"] is None
         assert await service.rooms.join_room(bea, code) == match_id  # joining again keeps the seat
@@ -72,7 +72,7 @@ BAD_SEATS = [
 
 def test_room_seats_are_checked_and_pairing_stays_two_player_gin(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
-        host = await service.new_guest()
+        host = await service.guests.new_guest()
         for seats, message in BAD_SEATS:
             with pytest.raises(BadRequest, match=message):
                 await service.rooms.create_room(host, "gin3", 0, seats=seats)
@@ -90,7 +90,7 @@ def test_room_seats_are_checked_and_pairing_stays_two_player_gin(tmp_path: Path)
 @pytest.mark.parametrize("rules", ["gin3", "gin4_teams", {"preset": "rummy", "players": 5}])
 def test_a_person_plays_robots_at_every_table(tmp_path: Path, rules: Any) -> None:
     async def body(service: GameService) -> None:
-        guest = await service.new_guest()
+        guest = await service.guests.new_guest()
         match_id = await service.create_robot_match(guest, "novice", rules)
         live = await service.get_live(match_id)
         assert live is not None and live.status == "playing" and live.kind == "robot"
@@ -117,7 +117,7 @@ def test_a_person_plays_robots_at_every_table(tmp_path: Path, rules: Any) -> Non
 
 def test_robot_levels_can_differ_by_seat_and_are_checked(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
-        guest = await service.new_guest()
+        guest = await service.guests.new_guest()
         rules = {"preset": "rummy", "players": 3}
         match_id = await service.create_robot_match(guest, None, rules, levels=["advanced", "novice"])
         live = await service.get_live(match_id)
@@ -208,14 +208,14 @@ def test_my_matches_and_the_replay_show_every_game(tmp_path: Path, rules: Any, r
         table = await seat_table(service, rules, 2, ["novice"] * robots)
         live = table.live
         await play_to_end(table, random.Random(1), reconnects=False, watch=False)
-        listed = await service.my_matches(table.guests[1])
+        listed = await service.history.my_matches(table.guests[1])
         item = next(m for m in listed if m["id"] == live.id)
         assert item["game"] == live.match.rules.game and item["status"] == "over"
         assert [p["kind"] for p in item["players"]] == [s.kind for s in live.seats]
         assert len(item["scores"]) == len(live.match.sides)
         assert live.match.result is not None
         assert item["side"] == 1 and item["winner_side"] == live.match.result.to_json()["winner"]
-        replay = await service.replay(live.id)
+        replay = await service.history.replay(live.id)
         record = GameRecord.from_json(replay["record"])
         assert load_game(record.dumps()).record().dumps() == record.dumps()
         assert [d["number"] for d in replay["hands"]] == list(range(1, live.match.hand_number + 1))
@@ -307,7 +307,7 @@ class FreshCheck:
 
 def test_the_rummy_history_encoded_as_it_grows_is_the_view_itself(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
-        guest = await service.new_guest()
+        guest = await service.guests.new_guest()
         match_id = await service.create_robot_match(
             guest, "casual", {"preset": "rummy", "players": 3, "target": 15}
         )

@@ -57,7 +57,7 @@ def run(tmp_path: Path, body: Any) -> None:
 
 def test_state_text_matches_the_fresh_state_through_a_whole_robot_match(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
-        guest = await service.new_guest()
+        guest = await service.guests.new_guest()
         # To 200: no single hand scores that much (at most the loser's deadwood and a big Gin's
         # bonus), so the match has a finished hand before its last; to 100 a random player's hand
         # full of deadwood could end it in one.
@@ -86,7 +86,7 @@ def test_state_text_matches_the_fresh_state_through_a_whole_robot_match(tmp_path
 
 def test_state_text_follows_players_connecting_and_leaving(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
-        alice, bob = await service.new_guest(), await service.new_guest()
+        alice, bob = await service.guests.new_guest(), await service.guests.new_guest()
         code, match_id = await service.rooms.create_room(alice, "classic", 0)
         live = await service.get_live(match_id)
         assert live is not None

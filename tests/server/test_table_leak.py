@@ -245,7 +245,7 @@ async def leak_check_games(service: GameService, game: str, count: int, seed: in
         table = await seat_table(service, rules.to_json(), people, levels)
         # A spectator at some tables: what it sees is folded from every seat's view (costly to scan).
         await play_to_end(table, random.Random(rng.random()), watch=rng.random() < 0.4)
-        replay = await service.replay(table.live.id)
+        replay = await service.history.replay(table.live.id)
         truth = TableTruth.of(GameRecord.from_json(replay["record"]))
         for seat in table.guests:
             checked += scan(truth, seat, table.texts(seat))
@@ -290,7 +290,7 @@ def test_spectators_of_every_table_see_only_what_is_face_up(tmp_path: Path, game
                 service, rules.replace(target=25).to_json(), people, levels, turn_seconds=30
             )
             await play_to_end(table, random.Random(number), late_watch=rng.randrange(4, 12))
-            replay = await service.replay(table.live.id)
+            replay = await service.history.replay(table.live.id)
             truth = TableTruth.of(GameRecord.from_json(replay["record"]))
             assert table.watcher is not None and table.late_watcher is not None
             # Frames may be folded together when several moves land at once (robots move at
@@ -316,7 +316,7 @@ def test_the_table_scanner_catches_a_leak(tmp_path: Path) -> None:
     async def body(service: GameService) -> None:
         table = await seat_table(service, {"preset": "rummy", "players": 3, "target": 10}, 2, ["casual"])
         await play_to_end(table, random.Random(3), reconnects=False)
-        truth = TableTruth.of(GameRecord.from_json((await service.replay(table.live.id))["record"]))
+        truth = TableTruth.of(GameRecord.from_json((await service.history.replay(table.live.id))["record"]))
         payloads = table.texts(0)
         assert scan(truth, 0, payloads) > 0
         first = json.loads(next(p for p in payloads if json.loads(p).get("view")))

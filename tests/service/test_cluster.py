@@ -84,7 +84,7 @@ def run_cluster(
 
 
 async def robot_match(service: GameService) -> LiveMatch:
-    guest = await service.new_guest()
+    guest = await service.guests.new_guest()
     match_id = await service.create_robot_match(guest, "novice", {"preset": "classic", "target": 500})
     live = service.live[match_id]
     # The robot match's person, seat 0: the tests play it.
@@ -310,7 +310,7 @@ def test_rooms_and_rematches_work_whichever_process_a_request_reaches(
 ) -> None:
     async def body(nodes: list[Node]) -> None:
         (a, _), (b, _) = nodes
-        alice, bob = await a.new_guest(), await a.new_guest()
+        alice, bob = await a.guests.new_guest(), await a.guests.new_guest()
         code, match_id = await a.rooms.create_room(alice, {"preset": "classic", "target": 1}, 0)
         # The room link opened on b: b asks a, the owner.
         info = await b.rooms.room_info(None, code)
@@ -319,7 +319,7 @@ def test_rooms_and_rematches_work_whichever_process_a_request_reaches(
         live = a.live[match_id]
         assert live.status == "playing" and live.seat_of(bob.id) == 1 and match_id not in b.live
         with pytest.raises(ServiceError) as refused:
-            await b.rooms.join_room(await b.new_guest(), code)
+            await b.rooms.join_room(await b.guests.new_guest(), code)
         assert (refused.value.code, refused.value.status) == ("room_full", 409)
         # One hand to 1 point ends the match.
         rng = random.Random(3)
@@ -354,7 +354,7 @@ def test_a_rename_on_one_process_shows_at_the_table_another_process_runs(
         assert guest is not None and live.id not in b.live
         socket = Socket()
         live.connect(0, socket)
-        renamed = await b.rename(guest, "Renamed Elsewhere")
+        renamed = await b.guests.rename(guest, "Renamed Elsewhere")
         assert renamed.name == "Renamed Elsewhere"
         await socket.until(
             lambda s: any(p["name"] == "Renamed Elsewhere" for p in s.states[-1]["match"]["players"])

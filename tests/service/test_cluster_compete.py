@@ -80,7 +80,7 @@ def test_seekers_on_two_processes_are_paired_by_the_one_running_the_pool(
 ) -> None:
     async def body(nodes: list[Node]) -> None:
         (a, node_a), (b, node_b) = nodes
-        ann, bob = await a.new_guest(), await b.new_guest()
+        ann, bob = await a.guests.new_guest(), await b.guests.new_guest()
         first = await a.seeking.seek(ann, POOL)
         second = await b.seeking.seek(bob, POOL)
         assert first["state"] == second["state"] == "waiting"
@@ -93,7 +93,7 @@ def test_seekers_on_two_processes_are_paired_by_the_one_running_the_pool(
         row = await a.store.get_match(news_a["match_id"])
         assert row is not None and {s.guest_id for s in row.seats} == {ann.id, bob.id}
         # Leaving and "a robot instead" reach the pool from either process too.
-        cid = await b.new_guest()
+        cid = await b.guests.new_guest()
         await b.seeking.seek(cid, POOL)
         assert await a.seeking.stop_seeking(cid) is True and await b.seeking.stop_seeking(cid) is False
         await a.seeking.seek(cid, {**POOL, "preset": "hoyle"})
@@ -103,7 +103,7 @@ def test_seekers_on_two_processes_are_paired_by_the_one_running_the_pool(
         # The client address travels with a forwarded seek: two of one address, one on each
         # process, never meet in a rated pool; a third of another address meets one of them.
         rated = {**POOL, "rated": True}
-        dee, eve, fay = await a.new_guest(), await b.new_guest(), await b.new_guest()
+        dee, eve, fay = await a.guests.new_guest(), await b.guests.new_guest(), await b.guests.new_guest()
         await a.seeking.seek(dee, rated, "203.0.113.7")
         await b.seeking.seek(eve, rated, "203.0.113.7")
         assert await a.store.shared_addresses(dee.id, eve.id) == ["203.0.113.7"]
@@ -123,7 +123,7 @@ async def seeking(nodes: list[Node]) -> tuple[GuestRow, Node, Node]:
     """A guest seeking from the first process (which takes the pool's lease if nobody has it
     yet); the process running the pool, and the other one."""
     first, second = nodes
-    guest = await first[0].new_guest()
+    guest = await first[0].guests.new_guest()
     await first[0].seeking.seek(guest, POOL)
     owner, other = (first, second) if "pool" in first[1].keeper.held else (second, first)
     return guest, owner, other
@@ -143,7 +143,7 @@ def test_a_killed_pool_process_is_replaced_and_the_pages_join_again(
             assert getattr(exc, "code", None) == "not_found"
         else:
             raise AssertionError("the wait should be gone with the killed process")
-        bob = await survivor.new_guest()
+        bob = await survivor.guests.new_guest()
         await survivor.seeking.seek(ann, POOL)
         await survivor.seeking.seek(bob, POOL)
         news_a, news_b = await asyncio.wait_for(
@@ -161,7 +161,7 @@ def test_a_pairing_made_just_before_the_pool_process_dies_is_told_when_the_pages
 ) -> None:
     async def body(nodes: list[Node]) -> None:
         ann, (owner, owner_node), (survivor, survivor_node) = await seeking(nodes)
-        bob = await owner.new_guest()
+        bob = await owner.guests.new_guest()
         await owner.seeking.seek(bob, POOL)
         # The pool pairs them and stores the match; its process dies before either page asks again.
         await until(lambda: all(owner.pool.by_guest[g.id].match_id for g in (ann, bob)))
@@ -169,7 +169,7 @@ def test_a_pairing_made_just_before_the_pool_process_dies_is_told_when_the_pages
         await kill(owner_node)
         await until(lambda: "pool" in survivor_node.keeper.held)
         # Each page, finding its wait gone, joins again (home-compete.js): it is told its match.
-        cid = await survivor.new_guest()
+        cid = await survivor.guests.new_guest()
         for guest in (ann, bob):
             news = await survivor.seeking.seek(guest, POOL)
             assert news["state"] == "paired" and news["match_id"] == match_id, news
@@ -226,11 +226,13 @@ def test_an_arenas_joins_on_both_processes_are_paired_once_and_it_moves_when_its
 ) -> None:
     async def body(nodes: list[Node]) -> None:
         (a, node_a), (b, node_b) = nodes
-        creator = await a.new_guest()
+        creator = await a.guests.new_guest()
         arena = await a.tournaments.create(creator.id, {"name": "Both", "minutes": 30, "robots": False})
         assert f"tournament:{arena.id}" in node_a.keeper.held and arena.id not in b.tournaments.live
         # A page on b is fed by a through the tournament's channel.
-        people = [await a.new_guest() for _ in range(3)] + [await b.new_guest() for _ in range(3)]
+        people = [await a.guests.new_guest() for _ in range(3)] + [
+            await b.guests.new_guest() for _ in range(3)
+        ]
         page = Page()
         relay = await b.tournaments.page(arena.id)
         relay.connect(page, people[3].id)
@@ -294,7 +296,7 @@ def test_a_graceful_shutdown_hands_the_pool_and_a_tournament_over_without_waitin
 ) -> None:
     async def body(nodes: list[Node]) -> None:
         (a, node_a), (b, node_b) = nodes
-        ann = await a.new_guest()
+        ann = await a.guests.new_guest()
         await a.seeking.seek(ann, POOL)
         arena = await a.tournaments.create(ann.id, {"name": "Handed", "minutes": 30, "robots": False})
         if "pool" not in node_a.keeper.held:  # b took the pool first: hand b's over instead
@@ -307,7 +309,7 @@ def test_a_graceful_shutdown_hands_the_pool_and_a_tournament_over_without_waitin
         # b runs both long before a 60 s lease could run out.
         await until(lambda: "pool" in node_b.keeper.held and arena.id in b.tournaments.live)
         assert arena.id not in a.tournaments.live
-        bob = await b.new_guest()
+        bob = await b.guests.new_guest()
         assert (await b.tournaments.act(arena.id, "join", bob))["me"]["joined"] is True
         assert (await b.seeking.seek(bob, POOL))["state"] == "waiting"
 
@@ -321,7 +323,7 @@ def test_a_tournament_counts_the_end_of_a_match_it_was_not_told_of(tmp_path: Pat
         service = GameService(SqlStore(f"sqlite:///{tmp_path / 'r.sqlite3'}"), secret="s" * 32)
         await service.start()
         try:
-            ann, bob = await service.new_guest(), await service.new_guest()
+            ann, bob = await service.guests.new_guest(), await service.guests.new_guest()
             arena = await service.tournaments.create(ann.id, {"name": "Lost word", "robots": False})
             for person in (ann, bob):
                 await arena.join(person.id, person.name)
@@ -347,7 +349,9 @@ def test_a_swiss_round_with_joins_on_both_processes_is_paired_once_by_its_proces
 ) -> None:
     async def body(nodes: list[Node]) -> None:
         (a, node_a), (b, _) = nodes
-        people = [await a.new_guest() for _ in range(2)] + [await b.new_guest() for _ in range(2)]
+        people = [await a.guests.new_guest() for _ in range(2)] + [
+            await b.guests.new_guest() for _ in range(2)
+        ]
         swiss = await a.tournaments.create(
             people[0].id, {"format": "swiss", "name": "Both", "rounds": 2, "robots": False, "starts_in": 0.03}
         )
@@ -373,7 +377,7 @@ def test_the_live_games_list_is_the_same_whichever_process_is_asked(
 
     async def body(nodes: list[Node]) -> None:
         (a, node_a), (b, node_b) = nodes
-        ann, bob = await a.new_guest(), await b.new_guest()
+        ann, bob = await a.guests.new_guest(), await b.guests.new_guest()
         await a.seeking.seek(ann, POOL)
         await b.seeking.seek(bob, POOL)
         news, _ = await asyncio.wait_for(asyncio.gather(paired(a, ann), paired(b, bob)), 10)
@@ -382,7 +386,7 @@ def test_the_live_games_list_is_the_same_whichever_process_is_asked(
         other = b if owner is a else a
         # A casual match of two strangers the other process runs (its quick pairing made elsewhere
         # and taken over, as after a failover): stored, then loaded there.
-        cy, dee = await other.new_guest(), await other.new_guest()
+        cy, dee = await other.guests.new_guest(), await other.guests.new_guest()
         row = other.new_match_row(
             kind="online",
             status="playing",
@@ -391,8 +395,8 @@ def test_the_live_games_list_is_the_same_whichever_process_is_asked(
         )
         await other.store.create_match(row)
         assert await other.get_live(row.id) is not None
-        await other.create_robot_match(await other.new_guest(), "novice", "classic")
-        await owner.create_robot_match(await owner.new_guest(), "novice", "classic")
+        await other.create_robot_match(await other.guests.new_guest(), "novice", "classic")
+        await owner.create_robot_match(await owner.guests.new_guest(), "novice", "classic")
         for service in (a, b):
             games = await service.live_games()
             assert sorted(g["id"] for g in games) == sorted([pooled, row.id])

@@ -178,7 +178,7 @@ def test_giving_up_before_both_moved_themselves_is_aborted_unrated(db_url: str) 
 
         # Nobody's rating, board or statistics moved; the profile lists the match as aborted.
         assert await service.store.get_ratings([g.id for g in (ann, bob, cy, dee)], "gin") == {}
-        profile = await service.profile(cy.id)
+        profile = await service.history.profile(cy.id)
         assert profile["stats"]["matches"] == 0
         assert [m["outcome"] for m in profile["matches"]] == ["aborted"]
 

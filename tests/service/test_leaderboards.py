@@ -162,7 +162,7 @@ def test_ratings_history_and_statistics_come_from_rated_matches_only(db_url: str
         await play(service, 2, ann, bob, rated=True, winner=0)
         clock.now += 60
         await play(service, 3, ann, "novice", rated=False, winner=1)
-        profile = await service.profile(ann.id)
+        profile = await service.history.profile(ann.id)
         assert profile["rating"]["games"] == 2 and profile["rating"]["rating"] > 1500
         assert profile["rating"]["provisional"] is True and profile["rating"]["ranked"] is False
         assert [p["match_id"] for p in profile["history"]] == ["match-1", "match-2"]
@@ -176,7 +176,7 @@ def test_ratings_history_and_statistics_come_from_rated_matches_only(db_url: str
             and 0 <= stats["knock_deadwood"] <= 10
         )
         assert [m["outcome"] for m in profile["matches"]] == ["lost", "won", "won"]
-        bob_profile = await service.profile(bob.id)
+        bob_profile = await service.history.profile(bob.id)
         assert bob_profile["rating"]["rating"] < 1500
         assert abs(bob_profile["rating"]["rating"] - 1500) == pytest.approx(
             abs(profile["rating"]["rating"] - 1500), abs=2
@@ -192,7 +192,7 @@ def test_ratings_history_and_statistics_come_from_rated_matches_only(db_url: str
         await service.store.finish_match(
             row.id, again.result.to_json(), clock.now, service.outcome_of(again, row.seats, True, clock.now)
         )
-        assert (await service.profile(ann.id))["rating"]["games"] == 2
+        assert (await service.history.profile(ann.id))["rating"]["games"] == 2
         assert (await service.boards.board("today", ann.id))["me"]["wins"] == 2
 
     run(db_url, clock, body)

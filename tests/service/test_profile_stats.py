@@ -50,7 +50,7 @@ def test_gin_undercut_and_knock_figures_of_a_scripted_set_of_matches(db_url: str
             await service.store.finish_match(row.id, match.result.to_json(), clock.now, outcome)
             clock.now += 60
 
-        stats = (await service.profile(ann.id))["stats"]
+        stats = (await service.history.profile(ann.id))["stats"]
         # 9 hands: one Gin (17), one undercut (16); four knocks (17's Gin with 0, 22's with 9,
         # 36's two with 8): 25 / 4.
         assert (stats["matches"], stats["won"], stats["lost"], stats["drawn"]) == (4, 2, 2, 0)
@@ -58,7 +58,7 @@ def test_gin_undercut_and_knock_figures_of_a_scripted_set_of_matches(db_url: str
         assert stats["gin_rate"] == pytest.approx(1 / 9) and stats["undercut_rate"] == pytest.approx(1 / 9)
         assert stats["knocks"] == 4 and stats["knock_deadwood"] == pytest.approx(6.25)
 
-        stats = (await service.profile(bob.id))["stats"]
+        stats = (await service.history.profile(bob.id))["stats"]
         # 9 hands: one Gin (22), one undercut (36); five knocks (10, 10, 0, 6, 9): 35 / 5.
         assert (stats["matches"], stats["won"], stats["lost"]) == (4, 2, 2)
         assert stats["gin_rate"] == pytest.approx(1 / 9) and stats["undercut_rate"] == pytest.approx(1 / 9)
@@ -66,7 +66,7 @@ def test_gin_undercut_and_knock_figures_of_a_scripted_set_of_matches(db_url: str
 
         # Somebody who has not played: no rates at all rather than zeros.
         (cy,) = await people(service, "Cy")
-        empty = (await service.profile(cy.id))["stats"]
+        empty = (await service.history.profile(cy.id))["stats"]
         assert empty["matches"] == 0 and empty["win_rate"] is None
         assert empty["gin_rate"] is None and empty["knock_deadwood"] is None
 

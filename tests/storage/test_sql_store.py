@@ -631,7 +631,7 @@ def test_matches_stored_before_256_bit_deals_keep_their_deals(tmp_path: Path) ->
             assert row is not None
             live = await service.get_live("old")
             assert live is not None
-            new = await service.create_robot_match(await service.new_guest(), "novice", None)
+            new = await service.create_robot_match(await service.guests.new_guest(), "novice", None)
             fresh = await service.get_live(new)
             assert fresh is not None
             return row.deal_bits, live.match.hands[0].seed, fresh.match.hands[0].seed

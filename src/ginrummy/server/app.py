@@ -269,7 +269,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         guest = await service.cookies.guest_by_cookie(request.cookies.get(COOKIE))
         if guest is None:
             _spend(request)
-            guest = await service.new_guest()
+            guest = await service.guests.new_guest()
             cookie = service.cookies.cookie_for(guest)
             request.state.new_cookie = cookie
             _set_cookie(response, cookie)
@@ -280,7 +280,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     @app.get("/api/me")
     async def get_me(request: Request, response: Response) -> dict[str, Any]:
         guest = await _guest(request, response)
-        return await _service(request).me(guest)
+        return await _service(request).guests.me(guest)
 
     @app.post("/api/me")
     async def post_me(request: Request, response: Response) -> dict[str, Any]:
@@ -289,8 +289,8 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
         body = await _json_body(request)
         if "name" not in body:
             raise ServiceError('send {"name": "..."}')
-        guest = await _service(request).rename(guest, body["name"])
-        return await _service(request).me(guest)
+        guest = await _service(request).guests.rename(guest, body["name"])
+        return await _service(request).guests.me(guest)
 
     @app.post("/api/matches")
     async def post_matches(request: Request, response: Response) -> dict[str, Any]:
@@ -305,7 +305,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
     @app.get("/api/matches")
     async def get_matches(request: Request, response: Response) -> dict[str, Any]:
         guest = await _guest(request, response)
-        return {"matches": await _service(request).my_matches(guest)}
+        return {"matches": await _service(request).history.my_matches(guest)}
 
     @app.post("/api/rooms")
     async def post_rooms(request: Request, response: Response) -> dict[str, Any]:
@@ -346,7 +346,7 @@ def create_app(settings: Settings | None = None, *, store: Store | None = None) 
 
     @app.get("/api/matches/{match_id}/replay")
     async def get_replay(match_id: str, request: Request) -> dict[str, Any]:
-        return await _service(request).replay(match_id)
+        return await _service(request).history.replay(match_id)
 
     @app.post("/api/matches/{match_id}/analysis")
     async def post_analysis(match_id: str, request: Request) -> dict[str, Any]:

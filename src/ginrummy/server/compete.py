@@ -45,7 +45,7 @@ def install(
             response,
             svc.cookies.device_cookie(svc.cookies.device_of(request.cookies.get("gr_device")), who.id),
         )
-        return await svc.me(who)
+        return await svc.guests.me(who)
 
     @app.post("/api/account")
     async def claim(request: Request, response: Response) -> dict[str, Any]:
@@ -53,7 +53,7 @@ def install(
         me = await guest(request, response)
         body = await json_body(request)
         await service(request).accounts.claim(me, body.get("name"), body.get("password"))
-        fresh = await service(request).guest(me.id)
+        fresh = await service(request).guests.guest(me.id)
         assert fresh is not None
         # The guest's cookie, and any copy of it, proves nothing of the account: a new session does.
         return await signed_in(request, response, fresh)
@@ -164,11 +164,11 @@ def install(
 
     @app.get("/api/players/{guest_id}")
     async def player(guest_id: str, request: Request) -> dict[str, Any]:
-        return await service(request).profile(guest_id)
+        return await service(request).history.profile(guest_id)
 
     @app.get("/api/players/@/{name}")
     async def player_by_name(name: str, request: Request) -> dict[str, Any]:
-        return await service(request).profile_by_name(name)
+        return await service(request).history.profile_by_name(name)
 
     @app.get("/api/leaderboards/{board}")
     async def leaderboard(board: str, request: Request, game: str | None = None) -> dict[str, Any]:

@@ -1,6 +1,6 @@
-"""The game service: the live tables of this process, guests, robot matches, and the entry points
-of its parts (cookies, rooms, quick pairing, history, tournaments, bots, analyses) that the web
-layers call."""
+"""The game service: the live tables of this process, robot matches, and the parts the web layers
+call by name (`guests`, `cookies`, `rooms`, `seeking`, `history` for lists, replays and profiles,
+`tournaments`, `bots`, `analyses`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from ..rules import GAMES, Game, Match
 from . import outcomes
-from .accounts import AccountService, name_key
+from .accounts import AccountService
 from .action_log import ActionLog, game_of
 from .analysis import Analyses
 from .bots import BotAccounts
@@ -22,18 +22,17 @@ from .challenges import Challenges
 from .cluster.ports import OwnedElsewhere, Ownership, Table
 from .config import ServiceConfig
 from .cookies import Cookies
-from .errors import BadRequest, NameTaken, Unavailable
+from .errors import BadRequest, Unavailable
 from .fairplay import FairPlay
+from .guests import Guests
 from .history import MatchHistory
 from .identity import (
-    new_guest_id,
     new_secret,
 )
 from .leaderboards import Leaderboards
 from .live import LiveMatch, SeatInfo
 from .live_games import LIVE_SHOWN, entries, is_public, ordered
 from .options import (
-    clean_name,
     parse_robot_levels,
     parse_rules,
     robot_name,
@@ -80,10 +79,12 @@ class GameService:
         self.challenges = Challenges(self)
         self.analyses = Analyses(self)
         self.cookies = Cookies(store, lambda: self.secret, clock)
+        self.guests = Guests(store, self.accounts, self.boards, renamed=self._renamed_everywhere, clock=clock)
         self.seeking = Seeking(self)
         self.rooms = Rooms(self)
         self.pool = self.seeking.pool
         self.live: dict[str, LiveMatch] = {}
+        #: Lists of a guest's matches, replays and profiles (service/history.py).
         self.history = MatchHistory(store, self.bots, self.challenges, self.live, clock)
         self._pairer: asyncio.Task[None] | None = None
         self._secret = secret
@@ -170,51 +171,12 @@ class GameService:
             raise RuntimeError("the service is not started")
         return self._secret
 
-    # -- guests ----------------------------------------------------------------
-
-    async def guest(self, guest_id: str | None) -> GuestRow | None:
-        return await self.store.get_guest(guest_id) if guest_id else None
-
-    async def new_guest(self) -> GuestRow:
-        guest = GuestRow(new_guest_id(), f"Guest {secrets.randbelow(9000) + 1000}", self.clock())
-        await self.store.create_guest(guest)
-        return guest
-
-    async def me(self, guest: GuestRow) -> dict[str, Any]:
-        """Who the caller is: name, whether it is an account, its rating."""
-        account = await self.store.get_account(guest.id)
-        return {
-            "id": guest.id,
-            "name": guest.name,
-            "account": account is not None,
-            "guest": account is None,
-            "rating": await self.boards.rating_of(guest.id),
-        }
-
-    async def rename(self, guest: GuestRow, value: Any) -> GuestRow:
-        account = await self.store.get_account(guest.id)
-        if account is not None:
-            name = (await self.accounts.rename(account, value)).name
-        else:
-            name = clean_name(value)
-            await self._refuse_account_name(name)
-            await self.store.rename_guest(guest.id, name)
-        self.renamed(guest.id, name)
-        if self.ownership is not None:  # cluster hook: the tables other processes run show it too
-            self.ownership.renamed(guest.id, name)
-        return GuestRow(guest.id, name, guest.created_at)
-
-    async def _refuse_account_name(self, name: str) -> None:
-        """A guest may not pass for an account: refused when the name is an account's, compared
-        NFKC case-folded, with its spaces read as the '_' or '-' (or nothing) an account has there."""
-        key = name_key(name)
-        keys = {key} | ({key.replace(" ", join) for join in ("_", "-", "")} if " " in key else set())
-        for candidate in sorted(keys):
-            if await self.store.get_account_by_name(candidate) is not None:
-                raise NameTaken(
-                    f"{name!r} is the name of an account: a guest may not use it "
-                    "(claim a name of your own to keep one)"
-                )
+    def _renamed_everywhere(self, guest_id: str, name: str) -> None:
+        """A guest took a new name: every live table seating it shows it, here and (cluster hook)
+        on the other processes."""
+        self.renamed(guest_id, name)
+        if self.ownership is not None:
+            self.ownership.renamed(guest_id, name)
 
     def renamed(self, guest_id: str, name: str) -> None:
         """Show a guest's new name at every live table of this process it sits at."""
@@ -450,23 +412,6 @@ class GameService:
         if live.status == "over" and not live.has_connections() and self.live.get(live.id) is live:
             del self.live[live.id]
             self._unloaded(live)
-
-    # -- lists, replays and profiles (service/history.py) ----------------------
-
-    async def my_matches(self, guest: GuestRow, limit: int = 100) -> list[dict[str, Any]]:
-        """The guest's matches of every game, newest first (`MatchHistory.my_matches`)."""
-        return await self.history.my_matches(guest, limit)
-
-    async def replay(self, match_id: str) -> dict[str, Any]:
-        """Every deal of a finished game, all cards face up (`MatchHistory.replay`)."""
-        return await self.history.replay(match_id)
-
-    async def profile(self, guest_id: str, game: str = GAME) -> dict[str, Any]:
-        """A person's public page (`MatchHistory.profile`)."""
-        return await self.history.profile(guest_id, game)
-
-    async def profile_by_name(self, name: str, game: str = GAME) -> dict[str, Any]:
-        return await self.history.profile_by_name(name, game)
 
     # -- live games ----------------------------------------------------------------
 
