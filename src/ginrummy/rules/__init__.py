@@ -27,7 +27,7 @@ from .actions import (
     parse_game_action,
 )
 from .cards import Card, CardError, CardSet, card_points, parse_card, parse_cards
-from .deal import deal_order
+from .deal import deal_order, deal_seed, seed_commitment
 from .game import (
     Game,
     GameResult,
@@ -44,7 +44,7 @@ from .game_record import GameHandRecord, GameRecord, dumps_game, loads_game
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult
 from .gin_tables import TEAMS, GinTableResult, TeamGin, ThreeGin
 from .hand import Hand, HandResult, IllegalActionError, LegalMasks, NotYourTurnError
-from .match import Match, MatchOverError, MatchResult, deal_seed, new_match, seed_commitment
+from .match import Match, MatchOverError, MatchResult, new_match
 from .melds import (
     Arrangement,
     all_best_arrangements,

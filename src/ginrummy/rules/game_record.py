@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from .actions import ActionError, GameAction, game_action_from_json
+from .deal import deal_seed
 from .hand import IllegalActionError
-from .match import deal_seed
 from .record import RecordError, canonical_text, record_json, recorded_actions
 from .variants import Rules, RulesError
 

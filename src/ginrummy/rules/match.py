@@ -10,41 +10,17 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from .actions import Action, GameAction
-from .deal import next_dealer, shuffled_deck
+from .deal import DEAL_BITS, deal_seed, next_dealer, shuffled_deck
 from .hand import Hand, HandResult, IllegalActionError
 from .record import HandRecord, MatchRecord
 from .variants import Rules, RulesError
 from .views import View, build_view
 
-__all__ = ["Match", "MatchResult", "new_match", "deal_seed", "seed_commitment", "MatchOverError"]
+__all__ = ["Match", "MatchResult", "new_match", "MatchOverError"]
 
 
 class MatchOverError(IllegalActionError):
     """An action sent after the match ended."""
-
-
-DEAL_BITS = (64, 256)
-
-
-def deal_seed(match_seed: int | str, deal_index: int, *, bits: int = 64) -> int:
-    """The seed of deal number `deal_index` (0-based, void deals included) of a match.
-
-    Derived by SHA-256, so publishing one deal's seed reveals nothing about the next: the first
-    `bits` bits of the digest (64, or all 256, as the web platform deals, so that neither the
-    commitment nor the cards a player sees narrow the deal down to a searchable set of seeds).
-
-    >>> deal_seed("abc", 0) == deal_seed("abc", 0, bits=256) >> 192
-    True
-    """
-    if bits not in DEAL_BITS:
-        raise ValueError(f"deal seeds have 64 or 256 bits, not {bits!r}")
-    digest = hashlib.sha256(f"ginrummy/{match_seed}/deal/{deal_index}".encode()).digest()
-    return int.from_bytes(digest[: bits // 8], "big")
-
-
-def seed_commitment(seed: int) -> str:
-    """The SHA-256 commitment published before a deal: hex digest of the seed's decimal text."""
-    return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
 H = TypeVar("H")
