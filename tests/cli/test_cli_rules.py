@@ -175,7 +175,7 @@ def test_replay_bad_files_get_a_clear_error(tmp_path: Path) -> None:
     other = tmp_path / "other.json"
     other.write_text('{"format": "chess-pgn"}')
     result = runner.invoke(app, ["replay", str(other)])
-    assert result.exit_code == 2 and "not a match record" in result.output
+    assert result.exit_code == 2 and "not a game record" in result.output
 
 
 def test_replay_record_that_does_not_replay_is_rejected(tmp_path: Path) -> None:

@@ -23,7 +23,6 @@ from ginrummy import (
     LayMeld,
     Match,
     MatchOverError,
-    MatchRecord,
     NotYourTurnError,
     RecordError,
     Rules,
@@ -34,7 +33,7 @@ from ginrummy import (
     game_from_record,
     game_view_from_json,
     load_game,
-    load_record,
+    loads,
     new_game,
     new_match,
     parse_cards,
@@ -102,7 +101,8 @@ def test_two_player_match_is_unchanged_behind_the_interface() -> None:
         assert _eager(rng_b, game.legal_actions()) == action
         assert match.apply(action) == game.apply(action, seat)
     assert game.record().dumps() == match.record().dumps()
-    assert json.loads(game.record().dumps())["format"] == "ginrummy-match"
+    assert json.loads(game.record().dumps())["format"] == "ginrummy-game"
+    assert game.record().game == "gin" and all(len(h.seeds) == 1 for h in game.record().hands)
     assert game.result is not None and game.result.winners == (game.result.winner,)
     assert game.seats_to_act == () and game.seat_count == 2
     with pytest.raises(MatchOverError):
@@ -126,27 +126,33 @@ def test_new_game_dispatches_on_the_rules() -> None:
         new_game("poker")
     seeds = [5, 6, 7]
     game = new_game("rummy", seed=1, seed_source=lambda i: seeds[i])
-    assert game.record().hands[0].seeds == (5,)  # type: ignore[attr-defined]
+    assert game.record().hands[0].seeds == (5,)
 
 
-def test_records_of_every_game_load_by_their_format() -> None:
+def test_records_of_every_game_are_one_format() -> None:
     match = new_match(seed=9)
-    assert isinstance(load_record(match.record().dumps()), MatchRecord)
+    assert loads(match.record().dumps()) == match.record() and match.record().game == "gin"
     assert isinstance(game_from_record(match.record()), Match)
     rummy = new_game("rummy", seed=9)
-    assert isinstance(load_record(rummy.record().dumps()), GameRecord)
-    with pytest.raises(RecordError, match="expected 'ginrummy-match' .two-player Gin. or 'ginrummy-game'"):
-        load_record('{"format": "chess"}')
+    assert isinstance(loads(rummy.record().dumps()), GameRecord)
+    with pytest.raises(RecordError, match="expected 'ginrummy-game' .or 'ginrummy-match' version 1"):
+        loads('{"format": "chess"}')
     with pytest.raises(RecordError, match="not valid JSON"):
-        load_record("{")
+        loads("{")
     bad = json.loads(rummy.record().dumps())
     bad["game"] = "gin3"
     with pytest.raises(RecordError, match="record says game 'gin3' but its rules are for 'rummy'"):
-        load_record(json.dumps(bad))
+        loads(json.dumps(bad))
     bad = json.loads(rummy.record().dumps())
     bad["hands"][0]["actions"] = [[9, {"type": "draw", "source": "stock"}]]
     with pytest.raises(RecordError, match="seat below 4"):
-        load_record(json.dumps(bad))
+        loads(json.dumps(bad))
+    bad = json.loads(match.record().dumps())
+    bad["game"] = "rummy"
+    with pytest.raises(RecordError, match="record says game 'rummy' but its rules are for 'gin'"):
+        loads(json.dumps(bad))
+    with pytest.raises(RulesError, match="not two-player Gin"):
+        Match.from_record(rummy.record())
 
 
 def test_views_of_every_game_parse_by_their_game_field() -> None:

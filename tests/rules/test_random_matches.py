@@ -348,11 +348,11 @@ def test_record_errors_are_specific() -> None:
         (("hands", 0, "actions", 0), [2, {"type": "pass"}], "with a seat below 2, got \\[2, "),
         (("hands", 0, "actions"), {"0": "pass"}, "a hand's actions must be a list"),
         (("hands", 0, "actions", 0), [0, {"type": "fold"}], "unknown action type 'fold'"),
-        (("hands", 0, "dealer"), 2, "bad seed or dealer"),
-        (("hands", 0, "seed"), "7", "bad seed or dealer"),
+        (("hands", 0, "dealer"), 2, "bad dealer in hand record: 2"),
+        (("hands", 0, "seeds"), ["7"], "seeds must be a list of whole numbers"),
         (("rules",), {"preset": "texas"}, "unknown rules preset 'texas'"),
-        (("version",), 99, "unsupported record version 99"),
-        (("format",), "pgn", "not a match record"),
+        (("version",), 99, "unsupported game record version 99"),
+        (("format",), "pgn", "not a game record"),
     ]:
         bad = json.loads(json.dumps(data))
         target = bad

@@ -42,7 +42,7 @@ from ginrummy import (
     deal_order,
     game_view_from_json,
     load_game,
-    loads_game,
+    loads,
     new_game,
 )
 from ginrummy.rules.cards import CARDS
@@ -296,7 +296,7 @@ def policy(game: Game, seat: int, rng: random.Random) -> GameAction:
 
 def check_record(game: Game) -> None:
     text = game.record().dumps()
-    assert loads_game(text).dumps() == text, "the record does not round-trip"
+    assert loads(text).dumps() == text, "the record does not round-trip"
     again = load_game(text)
     assert again.record().dumps() == text
     for seat in range(game.seat_count):

@@ -20,7 +20,7 @@ import websockets
 from server_helpers import Guest, live_server, new_guest, run, test_settings
 from test_leak import Truth, greedy_or_random, scan
 
-from ginrummy.rules import MatchRecord
+from ginrummy.rules import GameRecord
 from ginrummy.service import GameService
 from ginrummy.service.errors import Forbidden
 from ginrummy.storage import SqlStore
@@ -258,7 +258,7 @@ def test_a_bot_plays_a_person_to_the_end_and_never_sees_a_hidden_card(server: tu
         # Every frame the bot received names only cards its seat could see at a real table.
         status, replay = await person.request("GET", f"/api/matches/{match_id}/replay")
         assert status == 200
-        checked = scan(Truth.of(MatchRecord.from_json(replay["record"])), seat, client.frames)
+        checked = scan(Truth.of(GameRecord.from_json(replay["record"])), seat, client.frames)
         assert checked >= 10
 
         # Rated in the bots' pool: the bot and the person move there, and nowhere else.

@@ -34,9 +34,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from ginrummy.rules import CardSet, best_arrangement, min_deadwood, parse_cards
+from ginrummy.rules import CardSet, best_arrangement, min_deadwood, parse_cards, seed_commitment
 from ginrummy.rules.hand import deal_order
-from ginrummy.rules.match import seed_commitment
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page, Route, WebSocket

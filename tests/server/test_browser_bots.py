@@ -26,7 +26,7 @@ from server_helpers import live_server, test_settings
 from test_browser import WAIT, TablePlayer, new_context, play, shot, table_state, watch
 from test_leak import Truth, scan
 
-from ginrummy.rules import MatchRecord
+from ginrummy.rules import GameRecord
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -141,7 +141,7 @@ def test_a_person_plays_a_real_engine_through_ginrummy_connect(
         # Every frame the bridge received for the game names only cards its seat could see.
         sent = [json.loads(line) for line in frames.read_text(encoding="utf-8").splitlines()]
         game_frames = [f["text"] for f in sent if f["socket"] == f"game:{match_id}"]
-        truth = Truth.of(MatchRecord.from_json(record["record"]))
+        truth = Truth.of(GameRecord.from_json(record["record"]))
         assert scan(truth, bot_seat, game_frames) >= engine_moves
 
         # The bot's profile lists the game, rated in the bots' pool.

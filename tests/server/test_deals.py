@@ -10,7 +10,7 @@ from typing import Any
 
 from server_helpers import Guest, Table, least_deadwood_discard, live_server, new_guest, run, test_settings
 
-from ginrummy.rules import Match, MatchRecord
+from ginrummy.rules import GameRecord, Match
 
 CARD = re.compile(r'"(?:10|[A2-9TJQK])[CDHS]"')
 
@@ -57,7 +57,7 @@ def test_a_room_deals_nothing_until_both_seats_are_taken_even_across_a_restart(t
         assert first["commitment"] == dealt["match"]["commitment"]
         assert int(first["seed"]).bit_length() > 64  # a 256-bit secret: no seed search can find it
         assert first["initial_hands"][dealt["match"]["seat"]] == dealt["view"]["hand"]
-        record = MatchRecord.from_json(replay["record"])
+        record = GameRecord.from_json(replay["record"])
         assert Match.from_record(record).result is not None  # the stored log replays to the end
         return str(replay["result"]["winner"])
 

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 from server_helpers import COOKIE, Guest, new_guest, pick, run
 
-from ginrummy.rules import CardSet, Match, MatchRecord, deal_order, seed_commitment
+from ginrummy.rules import CardSet, GameRecord, Match, deal_order, seed_commitment
 from ginrummy.service.rooms import ROOM_ALPHABET
 
 
@@ -159,7 +159,8 @@ def test_replay_opens_only_when_the_match_is_over_and_lets_anyone_verify_the_dea
         assert status == 200
         assert replay["result"] == final["result"]
         assert [p["kind"] for p in replay["players"]] == ["human", "robot"]
-        record = MatchRecord.from_json(replay["record"])
+        assert (replay["record"]["format"], replay["record"]["game"]) == ("ginrummy-game", "gin")
+        record = GameRecord.from_json(replay["record"])
         match = Match.from_record(record)
         assert match.result is not None and match.result.to_json() == replay["result"]
         assert len(replay["hands"]) == len(record.hands)

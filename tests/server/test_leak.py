@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from server_helpers import Guest, Table, new_guest, run
 
-from ginrummy.rules import BigGin, CardSet, Discard, Draw, Knock, Match, MatchRecord, deal_seed, min_deadwood
+from ginrummy.rules import BigGin, CardSet, Discard, Draw, GameRecord, Knock, Match, deal_seed, min_deadwood
 from ginrummy.rules import seed_commitment as commit
 
 CARD_RANKS = set("A23456789TJQK")
@@ -61,7 +61,7 @@ class Truth:
     hidden: list[list[str]] = field(default_factory=list)
 
     @classmethod
-    def of(cls, record: MatchRecord) -> Truth:
+    def of(cls, record: GameRecord) -> Truth:
         match = Match(record.rules, seed=record.seed, deal_bits=PLATFORM_DEAL_BITS)
         truth = cls(secrets=[str(record.seed)])
         actions = [(seat, action) for hand in record.hands for seat, action in hand.actions]
@@ -214,7 +214,7 @@ async def leak_check_matches(host: str, humans: int, robots: int, target: int | 
         )
         status, replay = await alice.request("GET", f"/api/matches/{room['match_id']}/replay")
         assert status == 200, replay
-        truth = Truth.of(MatchRecord.from_json(replay["record"]))
+        truth = Truth.of(GameRecord.from_json(replay["record"]))
         return scan(truth, 0, _collected(alice)) + scan(truth, 1, _collected(bob))
 
     async def robot_match(i: int) -> int:
@@ -228,7 +228,7 @@ async def leak_check_matches(host: str, humans: int, robots: int, target: int | 
         await play_seat(guest, match_id, sub, sub.randrange(5, 60))
         status, replay = await guest.request("GET", f"/api/matches/{match_id}/replay")
         assert status == 200, replay
-        return scan(Truth.of(MatchRecord.from_json(replay["record"])), 0, _collected(guest))
+        return scan(Truth.of(GameRecord.from_json(replay["record"])), 0, _collected(guest))
 
     results = await asyncio.gather(
         *[human_match(i) for i in range(humans)], *[robot_match(i) for i in range(robots)]
@@ -256,7 +256,7 @@ def test_the_scanner_catches_a_leak(host: str) -> None:
         await play_seat(guest, match_id, random.Random(5), None)
         status, replay = await guest.request("GET", f"/api/matches/{match_id}/replay")
         assert status == 200
-        truth = Truth.of(MatchRecord.from_json(replay["record"]))
+        truth = Truth.of(GameRecord.from_json(replay["record"]))
         payloads = _collected(guest)
         assert scan(truth, 0, payloads) > 0
         first = json.loads(payloads[0])

@@ -20,7 +20,7 @@ import httpx
 import pytest
 from server_helpers import Guest, Table, new_guest, pick, run
 
-from ginrummy.rules import Match, MatchRecord
+from ginrummy.rules import GameRecord, Match
 
 
 def _free_port() -> int:
@@ -191,7 +191,7 @@ def test_sigkill_mid_match_then_restart_continues_every_match(tmp_path: Path) ->
         run(check)
 
 
-def _view_at(record: MatchRecord, version: int, seat: int) -> dict[str, Any]:
+def _view_at(record: GameRecord, version: int, seat: int) -> dict[str, Any]:
     """`seat`'s VIEW after the first `version` actions of the recorded match."""
     match = Match(record.rules, seed=record.seed)
     actions = [(s, a) for hand in record.hands for s, a in hand.actions]
@@ -248,7 +248,7 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) 
             run(lambda: play_until_killed(process, first, delay))  # noqa: B023 - run() calls it at once
     with serve(tmp_path, port):
 
-        async def finish() -> dict[str, MatchRecord]:
+        async def finish() -> dict[str, GameRecord]:
             # Everything acknowledged before any kill is still there; play the matches to the end.
             await asyncio.gather(*[play_moves_to_end(Guest(host, cookies[m]), m, seen[m]) for m in cookies])
             records = {}
@@ -257,7 +257,7 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) 
                     "GET", f"/api/matches/{match_id}/replay"
                 )
                 assert status == 200
-                records[match_id] = MatchRecord.from_json(replay["record"])
+                records[match_id] = GameRecord.from_json(replay["record"])
             return records
 
         records = run(finish)

@@ -11,10 +11,9 @@ from rich.markup import escape
 
 from ..rules import (
     CardError,
-    MatchRecord,
     RecordError,
     best_arrangement,
-    load_record,
+    loads,
     parse_cards,
     render_game,
     render_match,
@@ -84,8 +83,8 @@ def replay(
         console.print(f"[red]error:[/red] cannot read {escape(str(file))}: {escape(str(exc))}")
         raise typer.Exit(2) from None
     try:
-        record = load_record(text)
-        rendered = render_match(record) if isinstance(record, MatchRecord) else render_game(record)
+        record = loads(text)
+        rendered = render_match(record) if record.game == "gin" else render_game(record)
     except (RecordError, ValueError) as exc:
         console.print(
             f"[red]error:[/red] {escape(str(file))} is not a valid match record: {escape(str(exc))}"

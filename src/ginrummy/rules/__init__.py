@@ -27,24 +27,21 @@ from .actions import (
     parse_game_action,
 )
 from .cards import Card, CardError, CardSet, card_points, parse_card, parse_cards
-from .deal import deal_order
+from .deal import deal_order, deal_seed, seed_commitment
 from .game import (
     Game,
     GameResult,
     GameView,
     HandOutcome,
-    Record,
     game_from_record,
     game_view_from_json,
     load_game,
-    load_record,
     new_game,
 )
-from .game_record import GameHandRecord, GameRecord, dumps_game, loads_game
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult
 from .gin_tables import TEAMS, GinTableResult, TeamGin, ThreeGin
 from .hand import Hand, HandResult, IllegalActionError, LegalMasks, NotYourTurnError
-from .match import Match, MatchOverError, MatchResult, deal_seed, new_match, seed_commitment
+from .match import Match, MatchOverError, MatchResult, new_match
 from .melds import (
     Arrangement,
     all_best_arrangements,
@@ -54,7 +51,7 @@ from .melds import (
     knock_options,
     min_deadwood,
 )
-from .record import HandRecord, MatchRecord, RecordError, dumps, loads
+from .record import GameHandRecord, GameRecord, RecordError, dumps, loads
 from .render import render_hand, render_match
 from .rummy import DEAL_SIZES, RummyHand, RummyHandResult, RummyStep, TableMeld
 from .rummy_game import RummyGame, RummyGameResult
@@ -98,7 +95,6 @@ __all__ = [
     "Hand",
     "HandEnd",
     "HandOutcome",
-    "HandRecord",
     "HandResult",
     "IllegalActionError",
     "Knock",
@@ -108,13 +104,11 @@ __all__ = [
     "LegalMasks",
     "Match",
     "MatchOverError",
-    "MatchRecord",
     "MatchResult",
     "NotYourTurnError",
     "PRESETS",
     "Pass",
     "PublicStep",
-    "Record",
     "RecordError",
     "Rules",
     "RulesError",
@@ -148,7 +142,6 @@ __all__ = [
     "deal_order",
     "deal_seed",
     "dumps",
-    "dumps_game",
     "game_action_from_json",
     "game_from_record",
     "game_view_from_json",
@@ -156,10 +149,8 @@ __all__ = [
     "is_rummy_meld",
     "knock_options",
     "load_game",
-    "load_record",
     "loads",
     "masks",
-    "loads_game",
     "min_deadwood",
     "new_game",
     "new_match",

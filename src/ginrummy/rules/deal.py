@@ -1,17 +1,41 @@
-"""The deal: the deck of a deal seed, the same for every game of the rules engine, and who
-deals the next hand.
+"""The deal: each deal's seed (from the game's seed) and its commitment, the deck of a deal seed,
+the same for every game of the rules engine, and who deals the next hand.
 
 Anyone can check a deal from its published seed with Python's own `random` module.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Final
 
 from .variants import NextDealer
 
-__all__ = ["deal_order", "next_dealer", "shuffled_deck"]
+__all__ = ["DEAL_BITS", "deal_order", "deal_seed", "next_dealer", "seed_commitment", "shuffled_deck"]
+
+DEAL_BITS = (64, 256)
+
+
+def deal_seed(match_seed: int | str, deal_index: int, *, bits: int = 64) -> int:
+    """The seed of deal number `deal_index` (0-based, void deals included) of a match.
+
+    Derived by SHA-256, so publishing one deal's seed reveals nothing about the next: the first
+    `bits` bits of the digest (64, or all 256, as the web platform deals, so that neither the
+    commitment nor the cards a player sees narrow the deal down to a searchable set of seeds).
+
+    >>> deal_seed("abc", 0) == deal_seed("abc", 0, bits=256) >> 192
+    True
+    """
+    if bits not in DEAL_BITS:
+        raise ValueError(f"deal seeds have 64 or 256 bits, not {bits!r}")
+    digest = hashlib.sha256(f"ginrummy/{match_seed}/deal/{deal_index}".encode()).digest()
+    return int.from_bytes(digest[: bits // 8], "big")
+
+
+def seed_commitment(seed: int) -> str:
+    """The SHA-256 commitment published before a deal: hex digest of the seed's decimal text."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
 def deal_order(seed: int) -> list[int]:

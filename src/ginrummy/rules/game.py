@@ -21,11 +21,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from .actions import GameAction
-from .game_record import GameRecord
 from .gin_table_views import GinTableView
 from .gin_tables import TeamGin, ThreeGin
 from .match import Match
-from .record import MatchRecord, RecordError, record_json
+from .record import GameRecord, loads
 from .rummy_game import RummyGame
 from .rummy_views import RummyView
 from .variants import Rules
@@ -36,11 +35,9 @@ __all__ = [
     "GameResult",
     "GameView",
     "HandOutcome",
-    "Record",
     "game_from_record",
     "game_view_from_json",
     "load_game",
-    "load_record",
     "new_game",
 ]
 
@@ -86,14 +83,6 @@ class GameView(Protocol):
 
     @property
     def scores(self) -> tuple[int, ...]: ...
-
-    def to_json(self) -> dict[str, Any]: ...
-
-    def dumps(self) -> str: ...
-
-
-class Record(Protocol):
-    """A whole game as data: canonical JSON text that replays into the same state."""
 
     def to_json(self) -> dict[str, Any]: ...
 
@@ -150,10 +139,27 @@ class Game(Protocol):
         result as its record holds it (None while it is played)."""
         ...
 
-    def record(self) -> Record: ...
+    def record(self) -> GameRecord:
+        """The game so far as data (`record.py`): `game_from_record` replays it into this state."""
+        ...
 
 
-_GAMES: dict[str, Callable[..., Game]] = {
+class _GameClass(Protocol):
+    """A game's class: it starts a game (`new_game`) and replays a record (`game_from_record`)."""
+
+    def __call__(
+        self,
+        rules: Rules,
+        *,
+        seed: int | str | None = None,
+        seed_source: Callable[[int], int] | None = None,
+        first_dealer: int | None = None,
+    ) -> Game: ...
+
+    def from_record(self, record: GameRecord) -> Game: ...
+
+
+_GAMES: dict[str, _GameClass] = {
     "gin": Match,
     "gin3": ThreeGin,
     "gin4_teams": TeamGin,
@@ -182,34 +188,15 @@ def new_game(
     return _GAMES[rules.game](rules, seed=seed, seed_source=seed_source, first_dealer=first_dealer)
 
 
-def game_from_record(record: MatchRecord | GameRecord) -> Game:
+def game_from_record(record: GameRecord) -> Game:
     """Replay a record (of any game) into a game in the same state; `ValueError` if it disagrees."""
-    if isinstance(record, MatchRecord):
-        return Match.from_record(record)
-    if record.rules.game == "gin3":
-        return ThreeGin.from_record(record)
-    if record.rules.game == "gin4_teams":
-        return TeamGin.from_record(record)
-    return RummyGame.from_record(record)
-
-
-def load_record(text: str | bytes) -> MatchRecord | GameRecord:
-    """A record of any game from its JSON text (`ginrummy-match` or `ginrummy-game`)."""
-    data = record_json(text)
-    if isinstance(data, dict) and data.get("format") == "ginrummy-match":
-        return MatchRecord.from_json(data)
-    if isinstance(data, dict) and data.get("format") == "ginrummy-game":
-        return GameRecord.from_json(data)
-    found = data.get("format") if isinstance(data, dict) else None
-    raise RecordError(
-        f"not a match record: format is {found!r}, expected 'ginrummy-match' (two-player Gin) "
-        "or 'ginrummy-game' (the table games)"
-    )
+    return _GAMES[record.game].from_record(record)
 
 
 def load_game(text: str | bytes) -> Game:
-    """Replay the record in `text` (any game): `load_game(g.record().dumps())` is `g` again."""
-    return game_from_record(load_record(text))
+    """Replay the record in `text` (any game, any format `loads` reads): `load_game(g.record().dumps())`
+    is `g` again."""
+    return game_from_record(loads(text))
 
 
 def game_view_from_json(data: Any) -> View | GinTableView | RummyView:

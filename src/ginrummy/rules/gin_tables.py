@@ -18,15 +18,16 @@ Both are made of ordinary two-player hands (`Hand`), each dealt from its own see
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
 from .actions import Action, GameAction, LayMeld, LayOff
 from .deal import next_dealer
-from .game_record import GameHandRecord, GameRecord, replayed
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult, table_hand_view
 from .hand import Hand, HandResult, NotYourTurnError
 from .match import HandByHand, MatchOverError
+from .record import GameRecord, record_of, replayed
 from .tables import TableGame, choose_first_dealer
 from .variants import Rules
 
@@ -252,22 +253,11 @@ class ThreeGin(TableGame, HandByHand[Hand]):
             _hand_result_json(hand, self.players_of(hand_number)),
         )
 
-    def record(self) -> GameRecord:
-        """The match so far: rules, every deal's seed and dealer, every action, every result."""
-        hands = []
-        for number, hand in enumerate(self.hands, start=1):
-            seeds, dealer, result = self.deal_summary(number)
-            players = self.players_of(number)
-            actions = tuple((players[step.seat], step.action) for step in hand.steps)
-            hands.append(GameHandRecord(seeds, dealer, actions, result))
-        return GameRecord(
-            self.rules, self.seed, tuple(hands), self.result.to_json() if self.result is not None else None
-        )
-
-    @classmethod
-    def from_record(cls, record: GameRecord) -> ThreeGin:
-        """Replay a record into a match in the same state; raise `ValueError` if it disagrees."""
-        return replayed(record, cls, [h.seeds[0] for h in record.hands])
+    def _deal_actions(self, hand_number: int) -> Iterator[tuple[int, GameAction]]:
+        """Hand `hand_number`'s actions in the order played, each with the game's seat (the hand's
+        seat is one of its two players)."""
+        players = self.players_of(hand_number)
+        return ((players[step.seat], step.action) for step in self.hands[hand_number - 1].steps)
 
     def __repr__(self) -> str:
         return f"<ThreeGin hand={len(self.hands)} scores={self.scores} over={self.is_over}>"
@@ -480,21 +470,15 @@ class TeamGin(TableGame):
 
     def record(self) -> GameRecord:
         """The match so far; each round's actions of both hands in the order they were played."""
-        hands = []
-        for number, (round_hands, order) in enumerate(
-            zip(self.rounds, self.round_order, strict=True), start=1
-        ):
-            seeds, dealer, result = self.deal_summary(number)
-            pairing = self.pairing(number)
-            steps = [iter(round_hands[0].steps), iter(round_hands[1].steps)]
-            actions = []
-            for table in order:
-                step = next(steps[table])
-                actions.append((pairing[table][step.seat], step.action))
-            hands.append(GameHandRecord(seeds, dealer, tuple(actions), result))
-        return GameRecord(
-            self.rules, self.seed, tuple(hands), self.result.to_json() if self.result is not None else None
-        )
+        return record_of(self, self._round_actions)
+
+    def _round_actions(self, hand_number: int) -> Iterator[tuple[int, GameAction]]:
+        """Round `hand_number`'s actions of both hands in the order played, in the game's seats."""
+        pairing = self.pairing(hand_number)
+        steps = [iter(hand.steps) for hand in self.rounds[hand_number - 1]]
+        for table in self.round_order[hand_number - 1]:
+            step = next(steps[table])
+            yield pairing[table][step.seat], step.action
 
     @classmethod
     def from_record(cls, record: GameRecord) -> TeamGin:

@@ -5,55 +5,64 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-from collections.abc import Callable
+from abc import abstractmethod
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .actions import Action, GameAction
-from .deal import next_dealer, shuffled_deck
+from .deal import DEAL_BITS, deal_seed, next_dealer, shuffled_deck
 from .hand import Hand, HandResult, IllegalActionError
-from .record import HandRecord, MatchRecord
+from .record import GameRecord, record_of, replayed
 from .variants import Rules, RulesError
 from .views import View, build_view
 
-__all__ = ["Match", "MatchResult", "new_match", "deal_seed", "seed_commitment", "MatchOverError"]
+__all__ = ["Match", "MatchResult", "new_match", "MatchOverError"]
 
 
 class MatchOverError(IllegalActionError):
     """An action sent after the match ended."""
 
 
-DEAL_BITS = (64, 256)
+class _Step(Protocol):
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def action(self) -> GameAction: ...
 
 
-def deal_seed(match_seed: int | str, deal_index: int, *, bits: int = 64) -> int:
-    """The seed of deal number `deal_index` (0-based, void deals included) of a match.
-
-    Derived by SHA-256, so publishing one deal's seed reveals nothing about the next: the first
-    `bits` bits of the digest (64, or all 256, as the web platform deals, so that neither the
-    commitment nor the cards a player sees narrow the deal down to a searchable set of seeds).
-
-    >>> deal_seed("abc", 0) == deal_seed("abc", 0, bits=256) >> 192
-    True
-    """
-    if bits not in DEAL_BITS:
-        raise ValueError(f"deal seeds have 64 or 256 bits, not {bits!r}")
-    digest = hashlib.sha256(f"ginrummy/{match_seed}/deal/{deal_index}".encode()).digest()
-    return int.from_bytes(digest[: bits // 8], "big")
+class _HandResult(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
 
 
-def seed_commitment(seed: int) -> str:
-    """The SHA-256 commitment published before a deal: hex digest of the seed's decimal text."""
-    return hashlib.sha256(str(seed).encode()).hexdigest()
+class _Dealt(Protocol):
+    """A hand as its game's record reads it (`Hand`, `RummyHand`)."""
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def steps(self) -> Sequence[_Step]: ...
+
+    @property
+    def result(self) -> _HandResult | None: ...
 
 
-H = TypeVar("H")
+H = TypeVar("H", bound=_Dealt)
 
 
 class HandByHand(Generic[H]):
     """A game dealt one hand at a time, each when the last is over: `hands` in the order dealt
-    (void deals included), the current hand and its number (the `Game` interface)."""
+    (void deals included), the current hand and its number, and its record (the `Game` interface).
+    """
 
+    rules: Rules
+    seed: int | str
+    result: Any  # the game's result (with `to_json()`), once it is over
     hands: list[H]
 
     @property
@@ -65,6 +74,28 @@ class HandByHand(Generic[H]):
     def hand_number(self) -> int:
         """1-based number of the current deal, void deals included."""
         return len(self.hands)
+
+    @abstractmethod
+    def apply(self, action: GameAction, seat: int | None = None) -> Any:
+        """Apply a legal action of `seat` (a record's replay applies every recorded one)."""
+
+    def deal_summary(self, hand_number: int) -> tuple[tuple[int, ...], int, dict[str, Any] | None]:
+        """Hand `hand_number`'s seed, dealer and result (JSON), as its record holds them."""
+        hand = self.hands[hand_number - 1]
+        return (hand.seed,), hand.dealer, hand.result.to_json() if hand.result is not None else None
+
+    def record(self) -> GameRecord:
+        """The game so far: rules, every deal's seed and dealer, every action, every result."""
+        return record_of(self, self._deal_actions)
+
+    def _deal_actions(self, hand_number: int) -> Iterator[tuple[int, GameAction]]:
+        """Hand `hand_number`'s actions in the order played, each with the game's seat that made it."""
+        return ((step.seat, step.action) for step in self.hands[hand_number - 1].steps)
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Self:
+        """Replay a record into a game in the same state; raise `ValueError` if it disagrees."""
+        return replayed(record, cls, [h.seeds[0] for h in record.hands])
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,63 +309,6 @@ class Match(HandByHand[Hand]):
             shutout_bonus=(shutout[0], shutout[1]),
             hands_played=len(self.hands),
         )
-
-    # -- records ---------------------------------------------------------------
-
-    def deal_summary(self, hand_number: int) -> tuple[tuple[int, ...], int, dict[str, Any] | None]:
-        """Hand `hand_number`'s seed, dealer and result (JSON), as the `Game` interface gives them."""
-        hand = self.hands[hand_number - 1]
-        return (hand.seed,), hand.dealer, hand.result.to_json() if hand.result is not None else None
-
-    def record(self) -> MatchRecord:
-        """The match so far: rules, every deal's seed and dealer, every action, every result."""
-        hands = []
-        for hand in self.hands:
-            hands.append(
-                HandRecord(
-                    seed=hand.seed,
-                    dealer=hand.dealer,
-                    actions=tuple((step.seat, step.action) for step in hand.steps),
-                    result=hand.result.to_json() if hand.result is not None else None,
-                )
-            )
-        return MatchRecord(
-            rules=self.rules,
-            seed=self.seed,
-            hands=tuple(hands),
-            result=self.result.to_json() if self.result is not None else None,
-        )
-
-    @classmethod
-    def from_record(cls, record: MatchRecord) -> Match:
-        """Replay a record into a match in the same state; raise if the record disagrees."""
-        seeds = [h.seed for h in record.hands]
-
-        def source(index: int) -> int:
-            if index < len(seeds):
-                return seeds[index]
-            return deal_seed(record.seed, index)
-
-        first = record.hands[0].dealer if record.hands else None
-        match = cls(record.rules, seed=record.seed, seed_source=source, first_dealer=first)
-        for number, hand_record in enumerate(record.hands, start=1):
-            hand = match.hands[number - 1]
-            if hand.dealer != hand_record.dealer:
-                raise ValueError(
-                    f"record says seat {hand_record.dealer} dealt hand {number}, the rules say seat {hand.dealer}"
-                )
-            for step_number, (seat, action) in enumerate(hand_record.actions, start=1):
-                try:
-                    match.apply(action, seat)
-                except IllegalActionError as exc:
-                    raise ValueError(f"hand {number}, action {step_number} ({action}): {exc}") from None
-            if hand_record.result is not None and (
-                hand.result is None or hand.result.to_json() != hand_record.result
-            ):
-                raise ValueError(f"hand {number} does not end as recorded")
-        if record.result is not None and (match.result is None or match.result.to_json() != record.result):
-            raise ValueError("the match does not end as recorded")
-        return match
 
     def __repr__(self) -> str:
         return f"<Match hand={len(self.hands)} scores={self.scores} over={self.is_over}>"

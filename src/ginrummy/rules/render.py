@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .actions import Discard, Draw, Knock, Pass
 from .cards import CardSet
-from .record import MatchRecord
+from .record import GameRecord
 
 __all__ = ["render_hand", "render_match"]
 
@@ -70,8 +70,8 @@ def render_hand(match: object, number: int) -> str:
     return "\n".join(lines)
 
 
-def render_match(record: MatchRecord) -> str:
-    """A whole recorded match, hand by hand, as text."""
+def render_match(record: GameRecord) -> str:
+    """A whole recorded two-player match, hand by hand, as text."""
     from .match import Match
 
     match = Match.from_record(record)

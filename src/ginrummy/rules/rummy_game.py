@@ -7,7 +7,6 @@ from typing import Any
 
 from .actions import GameAction
 from .deal import next_dealer
-from .game_record import GameHandRecord, GameRecord, replayed
 from .hand import NotYourTurnError
 from .match import HandByHand, MatchOverError
 from .rummy import RummyHand, RummyHandResult
@@ -162,32 +161,6 @@ class RummyGame(TableGame, HandByHand[RummyHand]):
     def _view_seat(self, seat: int) -> None:
         if not (type(seat) is int and 0 <= seat < self.rules.players):
             raise ValueError(f"seat must be 0 to {self.rules.players - 1}, got {seat!r}")
-
-    # -- records -----------------------------------------------------------------
-
-    def deal_summary(self, hand_number: int) -> tuple[tuple[int, ...], int, dict[str, Any] | None]:
-        """Hand `hand_number`'s seeds, dealer and result (JSON), as its record holds them."""
-        hand = self.hands[hand_number - 1]
-        return (hand.seed,), hand.dealer, hand.result.to_json() if hand.result is not None else None
-
-    def record(self) -> GameRecord:
-        """The game so far: rules, every deal's seed and dealer, every action, every result."""
-        hands = []
-        for number, hand in enumerate(self.hands, start=1):
-            seeds, dealer, result = self.deal_summary(number)
-            actions = tuple((step.seat, step.action) for step in hand.steps)
-            hands.append(GameHandRecord(seeds, dealer, actions, result))
-        return GameRecord(
-            rules=self.rules,
-            seed=self.seed,
-            hands=tuple(hands),
-            result=self.result.to_json() if self.result is not None else None,
-        )
-
-    @classmethod
-    def from_record(cls, record: GameRecord) -> RummyGame:
-        """Replay a record into a game in the same state; raise `ValueError` if it disagrees."""
-        return replayed(record, cls, [h.seeds[0] for h in record.hands])
 
     def __repr__(self) -> str:
         return f"<RummyGame hand={len(self.hands)} scores={self.scores} over={self.is_over}>"

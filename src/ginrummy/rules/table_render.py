@@ -4,9 +4,9 @@ with every card face up, like a hand history."""
 from __future__ import annotations
 
 from .actions import Discard, Draw, GameAction, Knock, LayMeld, LayOff, Pass
-from .game_record import GameRecord
 from .gin_tables import TeamGin, ThreeGin
 from .hand import Hand
+from .record import GameRecord
 from .rummy import RummyHand
 from .rummy_game import RummyGame
 

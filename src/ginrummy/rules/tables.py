@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import ClassVar
 
-from .match import deal_seed
+from .deal import deal_seed
 from .variants import Rules, RulesError
 
 __all__ = ["TableGame", "choose_first_dealer"]
