@@ -517,6 +517,90 @@ def test_no_database_work_runs_on_the_event_loop(tmp_path: Path) -> None:
     assert run(f"sqlite:///{path}", body) == {"ginrummy-db-write", "ginrummy-db-read"}
 
 
+def _event_threads(store: SqlStore) -> list[str]:
+    """Record the thread of every events INSERT the store runs on SQLite."""
+    threads: list[str] = []
+    insert = store._insert_events_sqlite
+
+    def recording(dbapi_conn: Any, rows: list[dict[str, Any]]) -> None:
+        threads.append(threading.current_thread().name)
+        insert(dbapi_conn, rows)
+
+    store._insert_events_sqlite = recording  # type: ignore[method-assign]
+    return threads
+
+
+@pytest.mark.parametrize("sync", ["NORMAL", "FULL"])
+def test_an_event_asked_for_while_the_writer_waits_is_committed_before_the_append_returns(
+    tmp_path: Path, sync: str
+) -> None:
+    """With synchronous=NORMAL (no fsync per commit) an event asked for while the writer waits
+    with nothing queued is inserted on the loop at once; with FULL it goes to the writer. Either
+    way another connection reads it as soon as the append returns."""
+    path = tmp_path / "e.sqlite3"
+
+    async def body() -> tuple[list[str], list[int]]:
+        store = SqlStore(f"sqlite:///{path}", sqlite_synchronous=sync)
+        await store.start()
+        try:
+            await _with_guests(store, "g1")
+            await store.create_match(a_match())
+            await asyncio.sleep(0.05)  # the writer has answered and waits again
+            threads = _event_threads(store)
+            seen = []
+            for seq in (1, 2):
+                await store.append_event("m1", EventRow(seq, 0, {"type": "pass"}))
+                with sqlite3.connect(path) as outside:
+                    seen.append(outside.execute("SELECT count(*) FROM events").fetchone()[0])
+                await asyncio.sleep(0.05)
+            with pytest.raises(StoreError, match="conflict"):
+                await store.append_event("m1", EventRow(2, 0, {"type": "draw", "source": "stock"}))
+            return threads, seen
+        finally:
+            await store.close()
+
+    threads, seen = asyncio.run(body())
+    assert seen == [1, 2]
+    loop_thread = threading.current_thread().name
+    if sync == "NORMAL":
+        assert threads == [loop_thread] * 3
+    else:
+        assert loop_thread not in threads and len(threads) == 3
+
+
+def test_an_event_never_waits_on_the_loop_for_a_lock_another_connection_holds(tmp_path: Path) -> None:
+    """The loop's insert never waits for a lock: while another process holds SQLite's write lock
+    the event goes to the writer, the loop goes on, and the event is written once the lock is free."""
+    path = tmp_path / "l.sqlite3"
+
+    async def body() -> tuple[list[str], list[int]]:
+        store = SqlStore(f"sqlite:///{path}", busy_timeout=10.0)
+        await store.start()
+        try:
+            await _with_guests(store, "g1")
+            await store.create_match(a_match())
+            await asyncio.sleep(0.05)
+            threads = _event_threads(store)
+            outside = sqlite3.connect(path, isolation_level=None)
+            outside.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+            append = asyncio.ensure_future(store.append_event("m1", EventRow(1, 0, {"type": "pass"})))
+            # Had the loop waited for the lock, it would be stuck in the insert until the busy
+            # timeout, and the lock, released only below, would fail the append.
+            await asyncio.sleep(0.3)
+            assert not append.done()
+            outside.execute("ROLLBACK")
+            outside.close()
+            await append
+            return threads, [e.seq for e in await store.events("m1")]
+        finally:
+            await store.close()
+
+    threads, stored = asyncio.run(body())
+    assert stored == [1]
+    assert threads[0] == threading.current_thread().name  # tried on the loop, found the lock held
+    assert threads[1:] == ["ginrummy-db-write"]
+
+
 def test_a_job_that_cannot_get_the_lock_in_time_fails_busy_and_changes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "b.sqlite3"
 

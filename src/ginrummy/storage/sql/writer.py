@@ -7,7 +7,15 @@ and each caller still resumes only after its own write is committed. A job that 
 alone so it cannot spoil its neighbours' commit. Reads have their own thread and connection, so
 a write waiting for a lock never holds them up (SQLite in WAL mode reads while another writes).
 
-Nothing waits for the database on the event loop, and no job waits long: a job not started
+One write skips the thread: on SQLite (with synchronous=NORMAL or OFF, so a commit does no
+fsync) an action's event asked for while the writer waits with nothing queued is inserted at once
+on the event loop, on a connection of its own that never waits for a lock (busy timeout 0). Two
+thread hand-overs cost more than the insert; if any other connection holds the write lock the
+insert fails at once, having changed nothing, and the job goes to the writer as any other. Only
+the first such event of a turn of the loop: those asked for after it in the same turn go to the
+writer together, so a burst still shares its commits (and the writer's core).
+
+Nothing waits for a lock on the event loop, and no job waits long: a job not started
 within `busy_timeout` seconds of being asked for, or whose transaction cannot get its lock
 within what is left of that time (another process holding the SQLite file, a PostgreSQL row
 lock), fails with `StoreBusy` and has changed nothing; the caller says "try again shortly".
@@ -79,6 +87,10 @@ def _settle(outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None]
             future.set_result(result)
 
 
+def _end_turn(lane: _Lane) -> None:
+    lane.inserted_now = False
+
+
 def _busy(exc: BaseException) -> bool:
     """Whether a database error says a lock could not be had in time (nothing was done)."""
     orig = getattr(exc, "orig", exc)
@@ -116,6 +128,8 @@ class _Lane:
     thread: threading.Thread | None = None
     conn: sa.Connection | None = None
     busy_ms: int = -1  # SQLite: the busy timeout last set on `conn` (-1: not yet)
+    #: True from an event inserted on the loop (`StoreBase._insert_now`) to the end of that turn.
+    inserted_now: bool = False
     alone: bool = False  # each job in a transaction of its own (no batches)
 
 
@@ -149,6 +163,11 @@ class StoreBase(EventWrites):
         self._started = False
         self._checkpointer: _Checkpointer | None = None
         self._events_insert: tuple[str, tuple[str, ...] | None] | None = None
+        #: SQLite files whose commits do no fsync: events may be inserted on the loop (`_insert_now`).
+        self._loop_inserts = (
+            sqlite and not self._shared_connection and sqlite_synchronous.upper() in ("OFF", "NORMAL")
+        )
+        self._loop_conn: Any = None  # the loop's own connection (a pool's), opened by `start`
         self.commits = 0  # transactions committed (a batch counts once)
         self.jobs = 0
 
@@ -168,6 +187,9 @@ class StoreBase(EventWrites):
             if lane.thread is None:
                 lane.thread = threading.Thread(target=self._work, args=(lane,), name=lane.name, daemon=True)
                 lane.thread.start()
+        if self._loop_inserts and self._loop_conn is None:
+            self._loop_conn = self.engine.raw_connection()
+            self._loop_conn.dbapi_connection.execute("PRAGMA busy_timeout=0")
         self._started = True
 
     async def close(self) -> None:
@@ -181,6 +203,9 @@ class StoreBase(EventWrites):
                 lane.wake.put(None)
                 await asyncio.to_thread(lane.thread.join)
                 lane.thread = None
+        if self._loop_conn is not None:
+            self._loop_conn.close()
+            self._loop_conn = None
         if self._checkpointer is not None:
             await asyncio.to_thread(self._checkpointer.stop)
             self._checkpointer = None
@@ -217,10 +242,34 @@ class StoreBase(EventWrites):
                 lane.thread.start()
         else:
             lane = self._writer
+            if event is not None and fence is None and self._insert_now(lane, job):
+                return future
         lane.pending.append(job)
         if len(lane.pending) == 1:
             loop.call_soon(self._hand_over, lane)
         return future
+
+    def _insert_now(self, lane: _Lane, job: _Job) -> bool:
+        """Insert `job`'s event on the event loop and settle its future, when the writer waits with
+        nothing queued (so nothing asked for before it is still to be written); False, having done
+        nothing, when it must go to the writer (another connection holds the lock, say)."""
+        if self._loop_conn is None or not lane.idle or lane.pending or lane.handed or lane.inserted_now:
+            return False
+        lane.inserted_now = True
+        job.loop.call_soon(_end_turn, lane)
+        try:
+            self._insert_events_sqlite(self._loop_conn.dbapi_connection, [cast(dict[str, Any], job.event)])
+        except sqlite3.IntegrityError as exc:
+            job.future.set_exception(_store_error(sa.exc.IntegrityError("INSERT INTO events", None, exc)))
+        except sqlite3.Error as exc:
+            if _busy(exc):
+                return False
+            job.future.set_exception(_store_error(sa.exc.DBAPIError("INSERT INTO events", None, exc)))
+        else:
+            job.future.set_result(None)
+            self.commits += 1
+        self.jobs += 1
+        return True
 
     async def _read_by_key(
         self, key: sa.Column[Any], ids: list[str], row: Callable[[Any], T]
