@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from bot_helpers import hand_view
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ginrummy.bots import make_player
 from ginrummy.bots.expert import SteadyPlayer
@@ -10,11 +12,25 @@ from ginrummy.bots.knowledge import (
     Knowledge,
     discard_danger,
     expected_deadwood,
+    meld_draw_count,
     opponent_probabilities,
+    partial_melds,
     track,
 )
 from ginrummy.bots.levels import AdvancedPlayer, SkilledPlayer
-from ginrummy.rules import Card, Discard, Draw, Hand, Knock, Rules, View, build_view, new_match, parse_cards
+from ginrummy.rules import (
+    Card,
+    CardSet,
+    Discard,
+    Draw,
+    Hand,
+    Knock,
+    Rules,
+    View,
+    build_view,
+    new_match,
+    parse_cards,
+)
 from ginrummy.rules.masks import FULL_DECK
 
 
@@ -164,3 +180,21 @@ def test_advanced_takes_a_low_upcard_only_when_it_beats_the_stock() -> None:
     view = hand_view("7H 8H 2C 3C 4C 6D 7D 8D KS KC", "AS")
     assert make_player("advanced", seed=1).act(view) == Draw("discard")
     assert make_player("skilled", seed=1).act(view) == Draw("stock")
+
+
+@given(st.sets(st.integers(0, 51), max_size=52), st.integers(0, (1 << 52) - 1))
+def test_meld_draws_counted_by_bits_are_the_listed_ones(cards: set[int], live: int) -> None:
+    """The count casual's discards are weighed by is the number of draws `partial_melds` lists,
+    whatever cards are live (outs do not change how many draws there are)."""
+    hand = sum(1 << c for c in cards)
+    assert meld_draw_count(hand) == len(partial_melds(hand, FULL_DECK)) == len(partial_melds(hand, live))
+
+
+def test_meld_draws_of_a_hand() -> None:
+    # 5H 6H, 8S 9S and 9S TS one rank apart, KC KD a pair; 8S TS are not two apart with the middle
+    # missing (9S is held), and 2C goes with nothing.
+    hand = parse_cards("5H 6H 8S 9S TS KC KD 2C").mask
+    listed = {str(CardSet.from_mask(m)) for m, _ in partial_melds(hand, FULL_DECK)}
+    assert listed == {"5H 6H", "8S 9S", "9S TS", "KC KD"}
+    assert meld_draw_count(hand) == 4
+    assert meld_draw_count(parse_cards("3D 5D 7D").mask) == 2  # two gaps, each missing its middle

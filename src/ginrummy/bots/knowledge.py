@@ -54,6 +54,7 @@ __all__ = [
     "expected_opponent_deadwood",
     "layoff_exposure",
     "meld_danger",
+    "meld_draw_count",
     "opponent_probabilities",
     "partial_melds",
     "stock_weights",
@@ -221,6 +222,26 @@ def partial_melds(hand: int, live: int) -> list[tuple[int, int]]:
             if r + 2 < 13 and pattern >> (r + 2) & 1 and not pattern >> (r + 1) & 1:
                 out.append(((5 << r) << base, (1 << (base + r + 1)) & live))
     return out
+
+
+def meld_draw_count(hand: int) -> int:
+    """`len(partial_melds(hand, FULL_DECK))` without listing them: the two-card meld draws
+    among `hand` counted by bit operations on the four suits' rank patterns (a robot counts
+    them for every discard it weighs)."""
+    s0 = hand & SUIT_BITS
+    s1 = (hand >> 13) & SUIT_BITS
+    s2 = (hand >> 26) & SUIT_BITS
+    s3 = (hand >> 39) & SUIT_BITS
+    # Ranks held exactly twice: the suits added in pairs, one bit of "one" and one of "two" each.
+    one_a, two_a = s0 ^ s1, s0 & s1
+    one_b, two_b = s2 ^ s3, s2 & s3
+    pairs = (one_a & one_b) | (two_a & ~(one_b | two_b)) | (two_b & ~(one_a | two_a))
+    count = pairs.bit_count()
+    for pattern in (s0, s1, s2, s3):
+        # Suited cards one rank apart, and two apart with the middle rank missing.
+        count += (pattern & (pattern >> 1)).bit_count()
+        count += (pattern & (pattern >> 2) & ~(pattern >> 1)).bit_count()
+    return count
 
 
 # -- opponent models and danger ------------------------------------------------------

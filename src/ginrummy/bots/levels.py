@@ -34,7 +34,6 @@ from ..rules import Action, BigGin, Discard, Knock, View
 from ..rules.actions import DRAW_DISCARD, DRAW_STOCK, PASS
 from ..rules.cards import CARD_POINTS, CARDS
 from ..rules.fast_core import (
-    FULL_DECK,
     RANK_MASKS,
     RANK_OF,
     SUIT_BITS,
@@ -51,8 +50,8 @@ from .knowledge import (
     expected_after_draw,
     expected_deadwood,
     layoff_exposure,
+    meld_draw_count,
     opponent_probabilities,
-    partial_melds,
     stock_weights,
     track,
 )
@@ -238,7 +237,7 @@ class CasualPlayer(LevelPlayer):
             rest = hand & ~(1 << c)
             dead = deadwood_cards(rest)
             # Least deadwood first; then keep the most two-card draws; then throw the higher card.
-            key = (-points(dead), len(partial_melds(dead, FULL_DECK)), CARD_POINTS[c])
+            key = (-points(dead), meld_draw_count(dead), CARD_POINTS[c])
             if best_key is None or key > best_key:
                 best_key, best_card = key, c
         return Decision(Discard(CARDS[best_card]))
