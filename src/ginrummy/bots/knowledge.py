@@ -225,13 +225,8 @@ def partial_melds(hand: int, live: int) -> list[tuple[int, int]]:
 
 
 def meld_draw_count(hand: int) -> int:
-    """`len(partial_melds(hand, FULL_DECK))` without listing them: the two-card meld draws
-    among `hand` counted by bit operations on the four suits' rank patterns (a robot counts
-    them for every discard it weighs)."""
-    s0 = hand & SUIT_BITS
-    s1 = (hand >> 13) & SUIT_BITS
-    s2 = (hand >> 26) & SUIT_BITS
-    s3 = (hand >> 39) & SUIT_BITS
+    """`len(partial_melds(hand, FULL_DECK))` counted by bit operations on the suits' rank patterns."""
+    s0, s1, s2, s3 = (hand >> (13 * s) & SUIT_BITS for s in range(4))
     # Ranks held exactly twice: the suits added in pairs, one bit of "one" and one of "two" each.
     one_a, two_a = s0 ^ s1, s0 & s1
     one_b, two_b = s2 ^ s3, s2 & s3
