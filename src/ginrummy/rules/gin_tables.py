@@ -118,6 +118,7 @@ class ThreeGin(TableGame, HandByHand[Hand]):
     """
 
     GAME = "gin3"
+    TITLE = "three-player Gin"
 
     def _begin(self, first_dealer: int | None) -> None:
         self.scores = [0, 0, 0]
@@ -285,6 +286,7 @@ class TeamGin(TableGame):
     """
 
     GAME = "gin4_teams"
+    TITLE = "team Gin"
 
     def _begin(self, first_dealer: int | None) -> None:
         self.scores = [0, 0]  # per team

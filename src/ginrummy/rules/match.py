@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
-import random
-import secrets
 from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .actions import Action, GameAction
-from .deal import DEAL_BITS, deal_seed, next_dealer, shuffled_deck
+from .deal import DEAL_BITS, next_dealer
 from .hand import Hand, HandResult, IllegalActionError
 from .record import GameRecord, record_of, replayed
-from .variants import Rules, RulesError
+from .tables import TableGame, choose_first_dealer
+from .variants import Rules
 from .views import View, build_view
 
 __all__ = ["Match", "MatchResult", "new_match", "MatchOverError"]
@@ -130,13 +128,19 @@ class MatchResult:
         }
 
 
-class Match(HandByHand[Hand]):
-    """Hands played to the target; the match deals the next hand as soon as one ends.
+class Match(TableGame, HandByHand[Hand]):
+    """Hands played to the target; the match deals the next hand as soon as one ends: the two-seat
+    case of the table games (`TableGame`).
 
     >>> m = new_match(seed=7)
     >>> m.to_act == 1 - m.dealer, m.hand.phase, len(m.view(m.to_act).hand)
     (True, 'offer', 10)
     """
+
+    GAME = "gin"
+    TITLE = "two-player Gin"
+    scores_after: list[tuple[int, int]]  # type: ignore[assignment]  # two totals after each hand
+    result: MatchResult | None
 
     def __init__(
         self,
@@ -147,46 +151,25 @@ class Match(HandByHand[Hand]):
         first_dealer: int | None = None,
         deal_bits: int = 64,
     ) -> None:
-        self.rules = rules if rules is not None else Rules()
-        if self.rules.game != "gin":
-            raise RulesError(
-                f"these rules are for {self.rules.game!r}, not two-player Gin: start that game with new_game"
-            )
-        self.seed = seed if seed is not None else secrets.randbits(63)
         if deal_bits not in DEAL_BITS:
             raise ValueError(f"deal seeds have 64 or 256 bits, not {deal_bits!r}")
         self.deal_bits = deal_bits
-        self._seed_source = seed_source
+        super().__init__(rules, seed=seed, seed_source=seed_source, first_dealer=first_dealer)
+
+    def _begin(self, first_dealer: int | None) -> None:
         self.scores = [0, 0]
         self.hands_won = [0, 0]
         self.hands: list[Hand] = []
-        self.scores_after: list[tuple[int, int]] = []  # per finished hand
-        self.result: MatchResult | None = None
+        self.result = None
         if first_dealer is None:
-            first_dealer = self._choose_first_dealer()
+            first_dealer = choose_first_dealer(self.seed, self.rules.first_dealer, 2)
         self._start_hand(first_dealer)
 
     # -- setup -----------------------------------------------------------------
 
-    def _choose_first_dealer(self) -> int:
-        digest = hashlib.sha256(f"ginrummy/{self.seed}/first-dealer".encode()).digest()
-        rng = random.Random(int.from_bytes(digest[:8], "big"))
-        if self.rules.first_dealer == "random":
-            return rng.randrange(2)
-        # The cut: each seat draws a card, seat 0 first; the lower rank deals, ties cut again.
-        deck = shuffled_deck(rng)
-        for i in range(0, 52, 2):
-            a, b = deck[i] % 13, deck[i + 1] % 13
-            if a != b:
-                return 0 if a < b else 1
-        return 0  # pragma: no cover - 26 equal pairs cannot happen in one deck
-
     def next_deal_seed(self) -> int:
         """The seed the next deal will use."""
-        index = len(self.hands)
-        if self._seed_source is not None:
-            return self._seed_source(index)
-        return deal_seed(self.seed, index, bits=self.deal_bits)
+        return self._deal_seed(len(self.hands))
 
     def _start_hand(self, dealer: int) -> None:
         self.hands.append(Hand(self.rules, self.next_deal_seed(), dealer))
@@ -217,11 +200,6 @@ class Match(HandByHand[Hand]):
     def to_act(self) -> int | None:
         """The seat whose move it is, or None once the match is over."""
         return None if self.result is not None else self.hands[-1].to_act
-
-    @property
-    def is_over(self) -> bool:
-        """True once a total has reached the target."""
-        return self.result is not None
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every action the seat to act may take (none when `seat` is given and not to act)."""

@@ -52,6 +52,7 @@ class RummyGame(TableGame, HandByHand[RummyHand]):
     """
 
     GAME = "rummy"
+    TITLE = "Rummy"
 
     def _begin(self, first_dealer: int | None) -> None:
         n = self.rules.players

@@ -1,5 +1,6 @@
 """What every game with a table of seats shares: choosing the first dealer from the game's seed,
-and (`TableGame`) the start of three-player Gin, team Gin and Rummy."""
+and (`TableGame`) the start of every game: two-player Gin (its two-seat case), three-player Gin,
+team Gin and Rummy."""
 
 from __future__ import annotations
 
@@ -42,16 +43,20 @@ def choose_first_dealer(seed: int | str, rule: str, seats: int) -> int:
 
 
 class TableGame(ABC):
-    """What three-player Gin, team Gin and Rummy share: the rules of their own game (its preset
-    when none are given), the seed every deal's seed comes from unless `seed_source` gives them
-    (as a record's replay does), and the totals after each hand once it is over.
+    """What every game shares: the rules of its own game (its book rules when none are given),
+    the seed every deal's seed comes from unless `seed_source` gives them (as a record's replay
+    does), and the totals after each hand once it is over.
 
     A game makes the rest of its state and deals its first hand in `_begin`, with the first
     dealer given (None: cut for by `choose_first_dealer`).
     """
 
-    #: The game whose rules it plays, and whose preset it plays when given none.
+    #: The game whose rules it plays, and whose book rules it plays when given none.
     GAME: ClassVar[str]
+    #: The game's name in an error ("two-player Gin").
+    TITLE: ClassVar[str]
+    #: Bits of each deal's seed (`deal_seed`): 64, or 256 as the web platform deals two-player Gin.
+    deal_bits: int = 64
     scores: list[int]
     result: object | None  # the game's result, once a total has reached the target
 
@@ -63,9 +68,11 @@ class TableGame(ABC):
         seed_source: Callable[[int], int] | None = None,
         first_dealer: int | None = None,
     ) -> None:
-        rules = rules if rules is not None else Rules.preset(self.GAME)
+        rules = rules if rules is not None else Rules.for_game(self.GAME)
         if rules.game != self.GAME:
-            raise RulesError(f"these rules are for {rules.game!r}: start that game with new_game")
+            raise RulesError(
+                f"these rules are for {rules.game!r}, not {self.TITLE}: start that game with new_game"
+            )
         self.rules = rules
         self.seed: int | str = seed if seed is not None else secrets.randbits(63)
         self._seed_source = seed_source
@@ -78,7 +85,9 @@ class TableGame(ABC):
 
     def _deal_seed(self, index: int) -> int:
         """The seed of deal `index` (0-based, void deals included)."""
-        return self._seed_source(index) if self._seed_source is not None else deal_seed(self.seed, index)
+        if self._seed_source is not None:
+            return self._seed_source(index)
+        return deal_seed(self.seed, index, bits=self.deal_bits)
 
     @property
     def is_over(self) -> bool:
