@@ -245,7 +245,7 @@ class ClusterNode:
     def _on_renamed(self, text: str) -> None:
         news = json.loads(text)
         if news["node"] != self.name:  # the process that renamed showed it already
-            self.service.renamed(news["guest"], news["name"])
+            self.service.tables.renamed(news["guest"], news["name"])
 
     # -- live games (the Watch list) ---------------------------------------------
 
