@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -214,7 +214,7 @@ def _play(pa: Player, pb: Player, rules: Rules, seed: int, a_seat: int, timing: 
     res = match.result
     assert res is not None
 
-    def ab(pair: list[int] | tuple[int, int]) -> tuple[int, int]:
+    def ab(pair: Sequence[int]) -> tuple[int, int]:
         return (pair[0], pair[1]) if a_seat == 0 else (pair[1], pair[0])
 
     winner = None if res.winner is None else side[res.winner]

@@ -38,8 +38,9 @@ from .game import (
     load_game,
     new_game,
 )
+from .gin_result import TEAMS
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult
-from .gin_tables import TEAMS, GinTableResult, TeamGin, ThreeGin
+from .gin_tables import TeamGin, ThreeGin
 from .hand import Hand, HandResult, IllegalActionError, LegalMasks, NotYourTurnError
 from .match import Match, MatchOverError, MatchResult, new_match
 from .melds import (
@@ -71,6 +72,9 @@ from .table_render import render_game
 from .tables import choose_first_dealer
 from .variants import GAMES, PRESETS, Rules, RulesError
 from .views import HandEnd, View, ViewError, build_view
+
+#: The result of three-player and team Gin under its earlier name: the one Gin result, `MatchResult`.
+GinTableResult = MatchResult
 
 __all__ = [
     "Action",

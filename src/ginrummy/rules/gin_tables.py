@@ -19,93 +19,23 @@ Both are made of ordinary two-player hands (`Hand`), each dealt from its own see
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from .actions import Action, GameAction, LayMeld, LayOff
 from .deal import next_dealer
+from .gin_result import TEAMS, MatchResult, final_result
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult, table_hand_view
 from .hand import Hand, HandResult, NotYourTurnError
 from .match import HandByHand, MatchOverError
 from .record import GameRecord, record_of, replayed
 from .tables import TableGame, choose_first_dealer
-from .variants import Rules
 
-__all__ = ["TEAMS", "GinTableResult", "TeamGin", "ThreeGin"]
-
-#: Team Gin's teams: partners sit opposite.
-TEAMS: Final = ((0, 2), (1, 3))
-
-
-@dataclass(frozen=True, slots=True)
-class GinTableResult:
-    """The end of a three-player or team match: totals with bonuses, per seat or per team.
-
-    `winner` is a seat (three players) or a team (team Gin), None when the top totals tie.
-    """
-
-    winner: int | None
-    scores: tuple[int, ...]
-    points: tuple[int, ...]  # hand (or round) points only, before end-of-match bonuses
-    hands_won: tuple[int, ...]  # hands won (three players) or rounds won (teams)
-    game_bonus: tuple[int, ...]
-    box_bonus: tuple[int, ...]
-    shutout_bonus: tuple[int, ...]
-    hands_played: int
-    teams: bool = False
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """The winning seats: one player, or both partners of the winning team."""
-        if self.winner is None:
-            return ()
-        return TEAMS[self.winner] if self.teams else (self.winner,)
-
-    def to_json(self) -> dict[str, Any]:
-        """The result as a JSON object (records store it)."""
-        return {
-            "winner": self.winner,
-            "scores": list(self.scores),
-            "points": list(self.points),
-            "hands_won": list(self.hands_won),
-            "game_bonus": list(self.game_bonus),
-            "box_bonus": list(self.box_bonus),
-            "shutout_bonus": list(self.shutout_bonus),
-            "hands_played": self.hands_played,
-        }
+__all__ = ["TeamGin", "ThreeGin"]
 
 
 def _check_seat(seat: int | None, seats: int) -> None:
     if seat is not None and not (type(seat) is int and 0 <= seat < seats):
         raise NotYourTurnError(f"there is no seat {seat!r}: seats are 0 to {seats - 1}")
-
-
-def _final_result(
-    points: list[int], hands_won: list[int], rules: Rules, hands_played: int, *, teams: bool
-) -> GinTableResult:
-    """End-of-match bonuses (docs/rules.md §6) for several totals: the game bonus goes to the top
-    total, the box bonus to everyone per hand won, and the shutout bonus to the top total
-    once for every other side that won no hand."""
-    n = len(points)
-    leader = max(range(n), key=lambda s: (points[s], -s))
-    game = [rules.game_bonus if s == leader else 0 for s in range(n)]
-    box = [rules.box_bonus * hands_won[s] for s in range(n)]
-    shutouts = sum(1 for s in range(n) if s != leader and hands_won[s] == 0)
-    shutout = [rules.shutout_bonus * shutouts if s == leader else 0 for s in range(n)]
-    final = [points[s] + game[s] + box[s] + shutout[s] for s in range(n)]
-    top = max(final)
-    leaders = [s for s in range(n) if final[s] == top]
-    return GinTableResult(
-        winner=leaders[0] if len(leaders) == 1 else None,
-        scores=tuple(final),
-        points=tuple(points),
-        hands_won=tuple(hands_won),
-        game_bonus=tuple(game),
-        box_bonus=tuple(box),
-        shutout_bonus=tuple(shutout),
-        hands_played=hands_played,
-        teams=teams,
-    )
 
 
 class ThreeGin(TableGame, HandByHand[Hand]):
@@ -125,7 +55,7 @@ class ThreeGin(TableGame, HandByHand[Hand]):
         self.hands_won = [0, 0, 0]
         self.hands: list[Hand] = []
         self.dealers: list[int] = []  # the seat that dealt (and sat out) each hand
-        self.result: GinTableResult | None = None
+        self.result: MatchResult | None = None
         if first_dealer is None:
             first_dealer = choose_first_dealer(self.seed, self.rules.first_dealer, 3)
         self._start_hand(first_dealer)
@@ -206,7 +136,7 @@ class ThreeGin(TableGame, HandByHand[Hand]):
             self.hands_won[scorer] += 1
         self.scores_after.append(tuple(self.scores))
         if max(self.scores) >= self.rules.target:
-            self.result = _final_result(self.scores, self.hands_won, self.rules, len(self.hands), teams=False)
+            self.result = final_result(self.scores, self.hands_won, self.rules, len(self.hands), teams=False)
             return
         self._start_hand(self._next_dealer(result, players))
 
@@ -295,7 +225,7 @@ class TeamGin(TableGame):
         self.dealers: list[int] = []  # the team that dealt each round
         self.round_results: list[TeamRoundResult] = []
         self.round_order: list[list[int]] = []  # per round: the hand (0 or 1) of each action in turn
-        self.result: GinTableResult | None = None
+        self.result: MatchResult | None = None
         if first_dealer is None:
             # One player of each team cuts (seat 0 for team 0, seat 1 for team 1): low deals.
             first_dealer = choose_first_dealer(self.seed, self.rules.first_dealer, 2)
@@ -415,7 +345,7 @@ class TeamGin(TableGame):
             self.rounds_won[scorer] += 1
         self.scores_after.append(tuple(self.scores))
         if max(self.scores) >= self.rules.target:
-            self.result = _final_result(self.scores, self.rounds_won, self.rules, number, teams=True)
+            self.result = final_result(self.scores, self.rounds_won, self.rules, number, teams=True)
             return
         self._start_round(self._next_dealer(scorer))
 

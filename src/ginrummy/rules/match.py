@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .actions import Action, GameAction
 from .deal import DEAL_BITS, next_dealer
+from .gin_result import MatchResult, final_result
 from .hand import Hand, HandResult, IllegalActionError
 from .record import GameRecord, record_of, replayed
 from .tables import TableGame, choose_first_dealer
@@ -94,38 +94,6 @@ class HandByHand(Generic[H]):
     def from_record(cls, record: GameRecord) -> Self:
         """Replay a record into a game in the same state; raise `ValueError` if it disagrees."""
         return replayed(record, cls, [h.seeds[0] for h in record.hands])
-
-
-@dataclass(frozen=True, slots=True)
-class MatchResult:
-    """The final result: totals with bonuses, the winner, and how they were reached."""
-
-    winner: int | None
-    scores: tuple[int, int]
-    points: tuple[int, int]  # hand points only, before end-of-match bonuses
-    hands_won: tuple[int, int]
-    game_bonus: tuple[int, int]
-    box_bonus: tuple[int, int]
-    shutout_bonus: tuple[int, int]
-    hands_played: int
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """The winning seat, or none for a drawn match (the `Game` interface)."""
-        return () if self.winner is None else (self.winner,)
-
-    def to_json(self) -> dict[str, Any]:
-        """The result as a JSON object (records store it)."""
-        return {
-            "winner": self.winner,
-            "scores": list(self.scores),
-            "points": list(self.points),
-            "hands_won": list(self.hands_won),
-            "game_bonus": list(self.game_bonus),
-            "box_bonus": list(self.box_bonus),
-            "shutout_bonus": list(self.shutout_bonus),
-            "hands_played": self.hands_played,
-        }
 
 
 class Match(TableGame, HandByHand[Hand]):
@@ -267,26 +235,7 @@ class Match(TableGame, HandByHand[Hand]):
         )
 
     def _end_match(self) -> None:
-        rules = self.rules
-        leader = 0 if self.scores[0] >= self.scores[1] else 1
-        game = [0, 0]
-        game[leader] = rules.game_bonus
-        box = [rules.box_bonus * self.hands_won[0], rules.box_bonus * self.hands_won[1]]
-        shutout = [0, 0]
-        if self.hands_won[1 - leader] == 0:
-            shutout[leader] = rules.shutout_bonus
-        final = tuple(self.scores[s] + game[s] + box[s] + shutout[s] for s in (0, 1))
-        winner = None if final[0] == final[1] else (0 if final[0] > final[1] else 1)
-        self.result = MatchResult(
-            winner=winner,
-            scores=(final[0], final[1]),
-            points=(self.scores[0], self.scores[1]),
-            hands_won=(self.hands_won[0], self.hands_won[1]),
-            game_bonus=(game[0], game[1]),
-            box_bonus=(box[0], box[1]),
-            shutout_bonus=(shutout[0], shutout[1]),
-            hands_played=len(self.hands),
-        )
+        self.result = final_result(self.scores, self.hands_won, self.rules, len(self.hands))
 
     def __repr__(self) -> str:
         return f"<Match hand={len(self.hands)} scores={self.scores} over={self.is_over}>"
