@@ -32,6 +32,8 @@ from .ws import (
     CLOSE_TRY_AGAIN,
     FLOOD_CLOSE,
     SocketConnection,
+    accept_socket,
+    frame_text,
     handle_message,
     refuse,
 )
@@ -225,12 +227,7 @@ def install(
 
 async def _open(websocket: WebSocket) -> BotIdentity | None:
     """Accept the socket and authenticate its token; None (the socket refused and closed) if not."""
-    guard: SocketGuard = websocket.app.state.socket_guard
-    address = websocket.client.host if websocket.client is not None else "unknown"
-    await websocket.accept()
-    refused = guard.may_open(address)
-    if refused is not None:
-        await refuse(websocket, "rate_limited", refused, CLOSE_TRY_AGAIN)
+    if not await accept_socket(websocket, page_of=None):  # a program, not a page: no origin
         return None
     try:
         return await _service(websocket).bots.authenticate(websocket.headers.get("authorization"))
@@ -280,16 +277,8 @@ async def _messages(
                 conn.send_text(_refusal(refused))
             continue
         over = 0
-        text = message.get("text")
+        text = frame_text(message, limit, conn)
         if text is None:
-            raw = message.get("bytes") or b""
-            if len(raw) > limit:
-                conn.send_text(error_message("too_large", f"message too large: {limit} bytes at most"))
-            else:
-                conn.send_text(error_message("bad_message", "send JSON text frames, not binary ones"))
-            continue
-        if len(text) > limit or len(text.encode()) > limit:
-            conn.send_text(error_message("too_large", f"message too large: {limit} bytes at most"))
             continue
         try:
             if time.monotonic() - checked >= RECHECK_SECONDS:

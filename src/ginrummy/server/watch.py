@@ -13,33 +13,11 @@ import logging
 from starlette.websockets import WebSocket
 
 from ..service import GameService, NotFound, StoreBusy, Unavailable
-from .guards import origin_allowed
-from .limits import SocketGuard
-from .ws import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN, COOKIE, SocketConnection, refuse
+from .ws import CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN, COOKIE, SocketConnection, accept_socket, refuse
 
 __all__ = ["tournament_socket", "watch_socket"]
 
 log = logging.getLogger("ginrummy.server")
-
-
-async def _opened(websocket: WebSocket, what: str) -> bool:
-    """Accept the socket if the address may open one more and the page is of this site."""
-    guard: SocketGuard = websocket.app.state.socket_guard
-    address = websocket.client.host if websocket.client is not None else "unknown"
-    await websocket.accept()
-    refused = guard.may_open(address)
-    if refused is not None:
-        await refuse(websocket, "rate_limited", refused, CLOSE_TRY_AGAIN)
-        return False
-    headers = websocket.headers
-    if not origin_allowed(
-        headers.get("origin"), headers.get("host", ""), websocket.app.state.settings.allowed_origins
-    ):
-        await refuse(
-            websocket, "forbidden", f"this page may not open {what} of another site", CLOSE_FORBIDDEN
-        )
-        return False
-    return True
 
 
 async def _drain(websocket: WebSocket, conn: SocketConnection) -> None:
@@ -55,7 +33,7 @@ async def _drain(websocket: WebSocket, conn: SocketConnection) -> None:
 async def watch_socket(websocket: WebSocket, match_id: str) -> None:
     """/ws/watch/<match_id>: anyone may watch; each message is the public view of the table."""
     service: GameService = websocket.app.state.service
-    if not await _opened(websocket, "a table"):
+    if not await accept_socket(websocket, page_of="a table"):
         return
     try:
         live = await service.open_table(match_id)
@@ -82,7 +60,7 @@ async def watch_socket(websocket: WebSocket, match_id: str) -> None:
 async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
     """/ws/t/<id>: standings and the viewer's own state, pushed on every change."""
     service: GameService = websocket.app.state.service
-    if not await _opened(websocket, "a tournament"):
+    if not await accept_socket(websocket, page_of="a tournament"):
         return
     try:
         arena = await service.tournaments.page(tournament_id)

@@ -9,6 +9,7 @@ import logging
 import time
 from collections import deque
 
+from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketState
 
 from ..service import GameService, StoreBusy, Unavailable, error_message
@@ -19,7 +20,16 @@ from .jsonin import loads as json_loads
 from .limits import SocketGuard, TokenBucket
 from .sessions import SeatSockets
 
-__all__ = ["SocketConnection", "TokenBucket", "handle_message", "match_socket", "refuse"]
+__all__ = [
+    "SocketConnection",
+    "TokenBucket",
+    "accept_socket",
+    "frame_text",
+    "handle_message",
+    "match_socket",
+    "refuse",
+    "socket_address",
+]
 
 log = logging.getLogger("ginrummy.server")
 
@@ -111,23 +121,58 @@ async def refuse(
         await websocket.close(code=close_code, reason=message[:120])
 
 
+def socket_address(websocket: WebSocket) -> str:
+    """The client's address, as the socket guard counts it."""
+    return websocket.client.host if websocket.client is not None else "unknown"
+
+
+async def accept_socket(websocket: WebSocket, *, page_of: str | None) -> bool:
+    """Accept the socket if its address may open one more; with `page_of` (what the socket
+    opens, said in the refusal), only from a page of this site. False: refused and closed."""
+    guard: SocketGuard = websocket.app.state.socket_guard
+    await websocket.accept()
+    refused = guard.may_open(socket_address(websocket))
+    if refused is not None:
+        await refuse(websocket, "rate_limited", refused, CLOSE_TRY_AGAIN)
+        return False
+    if page_of is None:
+        return True
+    headers = websocket.headers
+    if not origin_allowed(
+        headers.get("origin"), headers.get("host", ""), websocket.app.state.settings.allowed_origins
+    ):
+        await refuse(
+            websocket, "forbidden", f"this page may not open {page_of} of another site", CLOSE_FORBIDDEN
+        )
+        return False
+    return True
+
+
+def frame_text(message: Message, limit: int, conn: SocketConnection) -> str | None:
+    """A received frame's text, or None after telling `conn` why it is refused: a binary frame,
+    or more than `limit` bytes."""
+    text = message.get("text")
+    if text is None:
+        raw = message.get("bytes") or b""
+        if len(raw) > limit:
+            conn.send_text(error_message("too_large", f"message too large: {limit} bytes at most"))
+        else:
+            conn.send_text(error_message("bad_message", "send JSON text frames, not binary ones"))
+        return None
+    if len(text) > limit or len(text.encode()) > limit:
+        conn.send_text(error_message("too_large", f"message too large: {limit} bytes at most"))
+        return None
+    return str(text)
+
+
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
     """/ws/<match_id>: only the two seated players may connect; each sees only its own seat."""
     service: GameService = websocket.app.state.service
     settings = websocket.app.state.settings
     guard: SocketGuard = websocket.app.state.socket_guard
-    address = websocket.client.host if websocket.client is not None else "unknown"
-    await websocket.accept()
-    refused = guard.may_open(address)
-    if refused is not None:
-        await refuse(websocket, "rate_limited", refused, CLOSE_TRY_AGAIN)
-        return
+    address = socket_address(websocket)
     # A page on another site must not use a visitor's cookie to play for them.
-    headers = websocket.headers
-    if not origin_allowed(headers.get("origin"), headers.get("host", ""), settings.allowed_origins):
-        await refuse(
-            websocket, "forbidden", "this page may not open a table of another site", CLOSE_FORBIDDEN
-        )
+    if not await accept_socket(websocket, page_of="a table"):
         return
     cookie = websocket.cookies.get(COOKIE)
     try:
@@ -192,16 +237,8 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
                     )
                 continue
             over = 0
-            text = message.get("text")
+            text = frame_text(message, limit, conn)
             if text is None:
-                raw = message.get("bytes") or b""
-                if len(raw) > limit:
-                    conn.send_text(error_message("too_large", f"message too large: {limit} bytes at most"))
-                else:
-                    conn.send_text(error_message("bad_message", "send JSON text frames, not binary ones"))
-                continue
-            if len(text) > limit or len(text.encode()) > limit:
-                conn.send_text(error_message("too_large", f"message too large: {limit} bytes at most"))
                 continue
             try:
                 reply = await handle_message(live, seat, text)
