@@ -153,10 +153,7 @@ class ThreeGin(TableGame, HandByHand[Hand]):
 
     def hand_view(self, seat: int, hand_number: int) -> GinTableView:
         """`seat`'s view of hand `hand_number` (1-based); a finished hand shows its showdown."""
-        if not (type(seat) is int and 0 <= seat < 3):
-            raise ValueError(f"seat must be 0, 1 or 2, got {seat!r}")
-        if not 1 <= hand_number <= len(self.hands):
-            raise ValueError(f"no hand {hand_number}; {len(self.hands)} dealt so far")
+        self._check_view(seat, hand_number, len(self.hands))
         hand = self.hands[hand_number - 1]
         players = self.players_of(hand_number)
         table = table_hand_view(hand, players, seat, hand_number=hand_number)
@@ -361,10 +358,7 @@ class TeamGin(TableGame):
 
     def hand_view(self, seat: int, hand_number: int) -> GinTableView:
         """`seat`'s view of round `hand_number` (1-based); finished hands show their showdowns."""
-        if not (type(seat) is int and 0 <= seat < 4):
-            raise ValueError(f"seat must be 0 to 3, got {seat!r}")
-        if not 1 <= hand_number <= len(self.rounds):
-            raise ValueError(f"no round {hand_number}; {len(self.rounds)} dealt so far")
+        self._check_view(seat, hand_number, len(self.rounds), "round")
         hands = self.rounds[hand_number - 1]
         pairing = self.pairing(hand_number)
         tables: list[TableHandView] = []

@@ -30,6 +30,7 @@ from .steps import DISCARD_STEPS, PILE_STEPS, STOCK_STEPS, UNSEEN_STOCK_STEPS, P
 from .variants import Rules
 
 __all__ = [
+    "DealtHand",
     "Hand",
     "HandResult",
     "LegalMasks",
@@ -101,7 +102,31 @@ class HandResult:
         }
 
 
-class Hand:
+class DealtHand:
+    """What every deal answers alike (two-player Gin's `Hand`, Rummy's `RummyHand`): its phase,
+    its stock (top last) and each seat's cards as a mask."""
+
+    __slots__ = ()
+    phase: str
+    stock: list[int]
+    hands: list[int]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has been knocked, won or voided (Rummy: gone out or voided)."""
+        return self.phase == "over"
+
+    @property
+    def stock_count(self) -> int:
+        """Cards left in the stock."""
+        return len(self.stock)
+
+    def hand_of(self, seat: int) -> CardSet:
+        """The cards `seat` holds now."""
+        return CardSet.from_mask(self.hands[seat])
+
+
+class Hand(DealtHand):
     """A deal from the shuffle to the showdown or a void hand.
 
     `legal_actions()` lists what the player `to_act` may do; `apply(action)`
@@ -169,20 +194,6 @@ class Hand:
         self.retaken = False  # a card taken this turn had reached the rules' retake limit
 
     # -- queries ---------------------------------------------------------------
-
-    @property
-    def is_over(self) -> bool:
-        """True once the hand has been knocked, won or voided."""
-        return self.phase == "over"
-
-    @property
-    def stock_count(self) -> int:
-        """Cards left in the stock."""
-        return len(self.stock)
-
-    def hand_of(self, seat: int) -> CardSet:
-        """The cards `seat` holds now."""
-        return CardSet.from_mask(self.hands[seat])
 
     def after_discards(self) -> tuple[tuple[int, int], ...]:
         """In the discard phase: (card, least deadwood left) for each card of the hand to act,

@@ -21,7 +21,7 @@ from typing import Any, Literal, NamedTuple
 from .actions import DISCARDS, DRAW_DISCARD, DRAW_STOCK, Discard, Draw, GameAction, LayMeld, LayOff
 from .cards import CARDS, Card, CardSet
 from .deal import deal_order
-from .hand import IllegalActionError, NotYourTurnError
+from .hand import DealtHand, IllegalActionError, NotYourTurnError
 from .rummy_melds import attachable_mask, deadwood_of_mask, is_meld_mask, melds_of_mask, rummy_hand_points
 from .variants import Rules, RulesError
 
@@ -92,7 +92,7 @@ class RummyHandResult:
         return {"outcome": self.outcome, "winner": self.winner, "payments": list(self.payments)}
 
 
-class RummyHand:
+class RummyHand(DealtHand):
     """One deal of classic Rummy, from the shuffle to going out or a void hand.
 
     `legal_actions()` lists what the player `to_act` may do; `apply(action, seat)` checks
@@ -138,20 +138,6 @@ class RummyHand:
         self.public_history: list[list[Any]] = [[] for _ in range(n)]
 
     # -- queries ---------------------------------------------------------------
-
-    @property
-    def is_over(self) -> bool:
-        """True once someone went out or the hand was voided."""
-        return self.phase == "over"
-
-    @property
-    def stock_count(self) -> int:
-        """Cards left in the stock."""
-        return len(self.stock)
-
-    def hand_of(self, seat: int) -> CardSet:
-        """The cards `seat` holds now."""
-        return CardSet.from_mask(self.hands[seat])
 
     def table_melds(self) -> tuple[TableMeld, ...]:
         """The melds on the table, in the order they were laid."""

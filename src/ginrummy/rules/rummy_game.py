@@ -153,15 +153,9 @@ class RummyGame(TableGame, HandByHand[RummyHand]):
 
     def hand_view(self, seat: int, hand_number: int) -> RummyView:
         """`seat`'s view of hand `hand_number` (1-based); a finished hand shows every payment."""
-        self._view_seat(seat)
-        if not 1 <= hand_number <= len(self.hands):
-            raise ValueError(f"no hand {hand_number}; {len(self.hands)} dealt so far")
+        self._check_view(seat, hand_number, len(self.hands))
         hand = self.hands[hand_number - 1]
         return build_rummy_view(hand, seat, hand_number=hand_number, scores=self.scores_at(hand_number))
-
-    def _view_seat(self, seat: int) -> None:
-        if not (type(seat) is int and 0 <= seat < self.rules.players):
-            raise ValueError(f"seat must be 0 to {self.rules.players - 1}, got {seat!r}")
 
     def __repr__(self) -> str:
         return f"<RummyGame hand={len(self.hands)} scores={self.scores} over={self.is_over}>"

@@ -90,6 +90,20 @@ class TableGame(ABC):
         return deal_seed(self.seed, index, bits=self.deal_bits)
 
     @property
+    @abstractmethod
+    def seat_count(self) -> int:
+        """How many seats play."""
+
+    def _check_view(self, seat: int, hand_number: int, dealt: int, deal: str = "hand") -> None:
+        """Raise ValueError unless `seat` is one of the game's seats and `hand_number` (1-based)
+        one of the `dealt` deals (hands, team Gin's rounds) so far."""
+        seats = self.seat_count
+        if not (type(seat) is int and 0 <= seat < seats):
+            raise ValueError(f"seat must be 0 to {seats - 1}, got {seat!r}")
+        if not 1 <= hand_number <= dealt:
+            raise ValueError(f"no {deal} {hand_number}; {dealt} dealt so far")
+
+    @property
     def is_over(self) -> bool:
         """True once a total (a team's, a balance) has reached the target."""
         return self.result is not None
