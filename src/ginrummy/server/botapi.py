@@ -30,7 +30,7 @@ from .ws import (
     CLOSE_FORBIDDEN,
     CLOSE_NOT_FOUND,
     CLOSE_TRY_AGAIN,
-    FLOOD_CLOSE,
+    Refusals,
     SocketConnection,
     accept_socket,
     frame_text,
@@ -258,25 +258,19 @@ async def _messages(
     limiter = _limiter(websocket)
     limit = websocket.app.state.settings.max_message
     checked = time.monotonic()
-    over = 0
-    last_rate_error = 0.0
+    refusals = Refusals()
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect" or conn.closed:
             return
         refused = limiter.refused(identity.id)
         if refused is not None:
-            over += 1
-            if over > FLOOD_CLOSE:
+            if refusals.refused(conn, _refusal(refused)):
                 conn.send_text(error_message("rate_limited", "far past the rate limit: closed"))
                 conn.finish(CLOSE_RATE, "too many messages")
                 return
-            now = time.monotonic()
-            if now - last_rate_error >= 1.0:  # a flood must not make us flood back
-                last_rate_error = now
-                conn.send_text(_refusal(refused))
             continue
-        over = 0
+        refusals.passed()
         text = frame_text(message, limit, conn)
         if text is None:
             continue

@@ -12,8 +12,8 @@ import logging
 
 from starlette.websockets import WebSocket
 
-from ..service import GameService, NotFound, StoreBusy, Unavailable
-from .ws import CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN, COOKIE, SocketConnection, accept_socket, refuse
+from ..service import GameService, NotFound, Unavailable
+from .ws import CLOSE_NOT_FOUND, CLOSE_TRY_AGAIN, COOKIE, SocketConnection, accept_socket, open_table, refuse
 
 __all__ = ["tournament_socket", "watch_socket"]
 
@@ -32,20 +32,12 @@ async def _drain(websocket: WebSocket, conn: SocketConnection) -> None:
 
 async def watch_socket(websocket: WebSocket, match_id: str) -> None:
     """/ws/watch/<match_id>: anyone may watch; each message is the public view of the table."""
-    service: GameService = websocket.app.state.service
     if not await accept_socket(websocket, page_of="a table"):
         return
-    try:
-        live = await service.open_table(match_id)
-    except StoreBusy:
-        await refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
+    opened = await open_table(websocket, match_id)
+    if opened is None:
         return
-    except Unavailable as exc:  # in a cluster: the match is moving between processes
-        await refuse(websocket, "unavailable", str(exc), CLOSE_TRY_AGAIN)
-        return
-    if live is None:
-        await refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
-        return
+    live = opened[0]
     conn = SocketConnection(websocket)
     live.watch(conn)
     try:

@@ -21,12 +21,14 @@ from .limits import SocketGuard, TokenBucket
 from .sessions import SeatSockets
 
 __all__ = [
+    "Refusals",
     "SocketConnection",
     "TokenBucket",
     "accept_socket",
     "frame_text",
     "handle_message",
     "match_socket",
+    "open_table",
     "refuse",
     "socket_address",
 ]
@@ -165,9 +167,55 @@ def frame_text(message: Message, limit: int, conn: SocketConnection) -> str | No
     return str(text)
 
 
+async def open_table(
+    websocket: WebSocket, match_id: str, *, cookie: str | None = None
+) -> tuple[Table, str | None] | None:
+    """The table of `match_id` and the guest of `cookie` (None without one), or None after
+    refusing the socket: no such match, a busy store, or a match moving between processes."""
+    service: GameService = websocket.app.state.service
+    try:
+        guest_id = None if cookie is None else await service.cookies.guest_of_cookie(cookie)
+        live = await service.open_table(match_id)
+    except StoreBusy:
+        await refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
+        return None
+    except Unavailable as exc:  # in a cluster: the match is moving between processes
+        await refuse(websocket, "unavailable", str(exc), CLOSE_TRY_AGAIN)
+        return None
+    if live is None:
+        await refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
+        return None
+    return live, guest_id
+
+
+class Refusals:
+    """The messages of one socket refused in a row (over its rate): each refusal is said at most
+    once a second (a flood must not make us flood back), and past FLOOD_CLOSE in a row the
+    socket is a flood."""
+
+    def __init__(self) -> None:
+        self.in_a_row = 0
+        self._said = 0.0
+
+    def refused(self, conn: SocketConnection, text: str) -> bool:
+        """Count a refused message, telling `conn` with `text` unless told within the second;
+        True once the socket is a flood."""
+        self.in_a_row += 1
+        if self.in_a_row > FLOOD_CLOSE:
+            return True
+        now = time.monotonic()
+        if now - self._said >= 1.0:
+            self._said = now
+            conn.send_text(text)
+        return False
+
+    def passed(self) -> None:
+        """A message within the rate: the count starts again."""
+        self.in_a_row = 0
+
+
 async def match_socket(websocket: WebSocket, match_id: str) -> None:
     """/ws/<match_id>: only the two seated players may connect; each sees only its own seat."""
-    service: GameService = websocket.app.state.service
     settings = websocket.app.state.settings
     guard: SocketGuard = websocket.app.state.socket_guard
     address = socket_address(websocket)
@@ -175,18 +223,10 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     if not await accept_socket(websocket, page_of="a table"):
         return
     cookie = websocket.cookies.get(COOKIE)
-    try:
-        guest_id = await service.cookies.guest_of_cookie(cookie)
-        live = await service.open_table(match_id)
-    except StoreBusy:
-        await refuse(websocket, "unavailable", "the server is busy; reconnect in a moment", CLOSE_TRY_AGAIN)
+    opened = await open_table(websocket, match_id, cookie=cookie)
+    if opened is None:
         return
-    except Unavailable as exc:  # in a cluster: the match is moving between processes
-        await refuse(websocket, "unavailable", str(exc), CLOSE_TRY_AGAIN)
-        return
-    if live is None:
-        await refuse(websocket, "not_found", f"no match {match_id!r}", CLOSE_NOT_FOUND)
-        return
+    live, guest_id = opened
     seat = live.seat_of(guest_id) if guest_id is not None else None
     if guest_id is None or seat is None:
         # Say why, and the way in when there is one: a room still waiting for its second player
@@ -210,8 +250,10 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
     seat_sockets.add(conn, cookie or "", guest_id)
     bucket = guard.bucket(guest_id)  # shared by all the guest's sockets
     limit = settings.max_message
-    last_rate_error = 0.0
-    over = 0  # messages refused in a row
+    refusals = Refusals()
+    too_many = error_message(
+        "rate_limited", f"too many messages: at most {settings.rate_per_second:g} per second"
+    )
     flooded = False
     try:
         while True:
@@ -219,24 +261,13 @@ async def match_socket(websocket: WebSocket, match_id: str) -> None:
             if message["type"] == "websocket.disconnect":
                 break
             if not bucket.take():
-                over += 1
-                if over > FLOOD_CLOSE:
+                if refusals.refused(conn, too_many):
                     # Far past the limit and still sending: not a page, a flood. Reading it costs
                     # the server for everyone; the socket is closed (a page would reconnect).
                     flooded = True
                     break
-                # One error per second at most: a flood must not make us flood back.
-                now = time.monotonic()
-                if now - last_rate_error >= 1.0:
-                    last_rate_error = now
-                    conn.send_text(
-                        error_message(
-                            "rate_limited",
-                            f"too many messages: at most {settings.rate_per_second:g} per second",
-                        )
-                    )
                 continue
-            over = 0
+            refusals.passed()
             text = frame_text(message, limit, conn)
             if text is None:
                 continue
