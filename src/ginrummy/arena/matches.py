@@ -12,7 +12,6 @@ forfeits the match, and the reason is kept.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from ..bots import Player, make_player
 from ..engine.host import EngineCrashed, EngineFailure, EnginePlayer
 from ..rules import Draw, IllegalActionError, Rules, new_match
 from .cluster import RayCluster
+from .jobs import run_jobs
 
 __all__ = [
     "ArenaSummary",
@@ -542,23 +542,19 @@ def run_arena(
         if on_match is not None:
             on_match(stats, summary)
 
-    if cluster is not None:
-        from .cluster import run_jobs_on_ray
-
-        run_jobs_on_ray(jobs, cluster, take, total=matches, play=_worker_match)
-    elif workers == 1:
-        try:
-            for job in jobs:
-                take(_worker_match(job))
-        finally:
-            close_engines()
-    else:
-        # Spawned workers: forking a process that runs a progress-bar thread is unsafe.
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(workers, initializer=_worker_init) as pool:
-            chunk = 1 if spec_a.is_engine or spec_b.is_engine else max(1, min(8, matches // (workers * 8)))
-            for stats in pool.imap_unordered(_worker_match, jobs, chunksize=chunk):
-                take(stats)
+    try:
+        run_jobs(
+            jobs,
+            _worker_match,
+            take,
+            total=matches,
+            workers=workers,
+            cluster=cluster,
+            init=_worker_init,
+            chunk=1 if spec_a.is_engine or spec_b.is_engine else None,
+        )
+    finally:
+        close_engines()  # the engines this process started (with one worker)
     summary.elapsed = time.perf_counter() - start
     return summary
 

@@ -11,7 +11,6 @@ seats and cards are shared out alike. A game counts 1 for a when every winning s
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from ..bots.table_players import TablePlayer, make_game_player
 from ..engine.host import EngineFailure, EnginePlayer, EngineSeat
 from ..rules import TEAMS, IllegalActionError, Rules, new_game
 from .cluster import RayCluster
+from .jobs import run_jobs
 from .matches import ENGINE_PREFIX, percentile, wilson_interval
 
 __all__ = [
@@ -339,19 +339,7 @@ def run_table_arena(
         if on_game is not None:
             on_game(stats, summary)
 
-    if cluster is not None:
-        from .cluster import run_jobs_on_ray
-
-        run_jobs_on_ray(jobs, cluster, count, total=games, play=_worker_game)
-    elif workers == 1:
-        for job in jobs:
-            count(_worker_game(job))
-    else:
-        ctx = multiprocessing.get_context("spawn")
-        with ctx.Pool(workers, initializer=_worker_init) as pool:
-            chunk = max(1, min(8, games // (workers * 8)))
-            for stats in pool.imap_unordered(_worker_game, jobs, chunksize=chunk):
-                count(stats)
+    run_jobs(jobs, _worker_game, count, total=games, workers=workers, cluster=cluster, init=_worker_init)
     summary.elapsed = time.perf_counter() - start
     return summary
 
