@@ -125,6 +125,18 @@ class DealtHand:
         """The cards `seat` holds now."""
         return CardSet.from_mask(self.hands[seat])
 
+    def check(self, action: GameAction, seat: int | None = None) -> None:
+        """Raise `IllegalActionError` saying why the action is not allowed now (each game's own)."""
+        raise NotImplementedError
+
+    def is_legal(self, action: GameAction, seat: int | None = None) -> bool:
+        """Whether `check` would accept the action."""
+        try:
+            self.check(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
 
 class Hand(DealtHand):
     """A deal from the shuffle to the showdown or a void hand.
@@ -318,14 +330,6 @@ class Hand(DealtHand):
                 raise IllegalActionError(f"Big Gin needs all eleven cards melded; {left} deadwood remains")
             return
         raise IllegalActionError(f"{action} is not allowed now: discard a card or knock")
-
-    def is_legal(self, action: GameAction, seat: int | None = None) -> bool:
-        """Whether `check` would accept the action."""
-        try:
-            self.check(action, seat)
-        except IllegalActionError:
-            return False
-        return True
 
     # -- transitions -----------------------------------------------------------
 

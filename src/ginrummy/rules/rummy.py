@@ -268,14 +268,6 @@ class RummyHand(DealtHand):
             "which cannot be discarded this turn"
         )
 
-    def is_legal(self, action: GameAction, seat: int | None = None) -> bool:
-        """Whether `check` would accept the action."""
-        try:
-            self.check(action, seat)
-        except IllegalActionError:
-            return False
-        return True
-
     # -- transitions -----------------------------------------------------------
 
     def apply(self, action: GameAction, seat: int | None = None) -> None:
