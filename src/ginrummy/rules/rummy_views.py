@@ -10,7 +10,7 @@ from .actions import ActionError, Draw, GameAction, game_action_from_json
 from .cards import CARDS, Card, CardError, CardSet, parse_card, parse_cards
 from .rummy import RummyHand, RummyHandResult, RummyPhase, TableMeld
 from .variants import Rules, RulesError
-from .views import ViewError, view_object
+from .views import SeatView, ViewError, view_object
 
 __all__ = ["RummyEvent", "RummyView", "build_rummy_view"]
 
@@ -52,7 +52,7 @@ class RummyEvent:
 
 
 @dataclass(frozen=True, slots=True)
-class RummyView:
+class RummyView(SeatView):
     """One seat's knowledge of a Rummy hand (docs/protocol.md, version 2 VIEW for `rummy`).
 
     `hand_counts` gives how many cards each seat holds, `known` the cards each seat was
@@ -80,16 +80,6 @@ class RummyView:
     result: RummyHandResult | None = None
 
     game = "rummy"
-
-    @property
-    def upcard(self) -> Card | None:
-        """The top of the discard pile."""
-        return self.discard_pile[-1] if self.discard_pile else None
-
-    @property
-    def my_turn(self) -> bool:
-        """True when this seat has something to do."""
-        return bool(self.legal)
 
     def to_json(self) -> dict[str, Any]:
         """The VIEW object of protocol version 2 for Rummy."""

@@ -14,7 +14,7 @@ from .showdown import Layoff
 from .steps import PublicStep
 from .variants import Rules, RulesError
 
-__all__ = ["HandEnd", "PublicStep", "View", "ViewError", "build_view"]
+__all__ = ["HandEnd", "PublicStep", "SeatView", "View", "ViewError", "build_view"]
 
 T = TypeVar("T")
 
@@ -35,8 +35,26 @@ def view_object(data: Any) -> dict[str, Any]:
     return data
 
 
+class SeatView:
+    """What every seat's view of a hand answers alike (two-player Gin's `View`, `RummyView`)."""
+
+    __slots__ = ()
+    discard_pile: tuple[Card, ...]
+    legal: tuple[Any, ...]
+
+    @property
+    def upcard(self) -> Card | None:
+        """The top of the discard pile."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def my_turn(self) -> bool:
+        """True when this seat has something to do."""
+        return bool(self.legal)
+
+
 @dataclass(frozen=True, slots=True)
-class View:
+class View(SeatView):
     """One seat's knowledge of the table (docs/protocol.md VIEW)."""
 
     seat: int
@@ -66,16 +84,6 @@ class View:
             table = deadwood_after_discards(self.hand.mask)
             object.__setattr__(self, "_after", table)
         return table
-
-    @property
-    def upcard(self) -> Card | None:
-        """The top of the discard pile."""
-        return self.discard_pile[-1] if self.discard_pile else None
-
-    @property
-    def my_turn(self) -> bool:
-        """True when this seat has something to do."""
-        return bool(self.legal)
 
     def to_json(self) -> dict[str, Any]:
         """The VIEW object of docs/protocol.md."""
@@ -333,7 +341,7 @@ def build_view(
     return cast(View, view)
 
 
-class _ViewSlots:
+class _ViewSlots(SeatView):
     """A View's slots, in its order, with a plain constructor: what `build_view` fills.
 
     Views are built for every move of every match. The frozen dataclass's own __init__ sets
