@@ -224,7 +224,7 @@ def test_guide000_two_games_at_once_partners_add_their_points() -> None:
 def test_worked_example_end_of_match_bonuses() -> None:
     """docs/rules.md: had team 0 reached the target at 37 it would finish 37 + 100 + 25 = 162
     against 33 + 25 = 58."""
-    from ginrummy.rules.gin_result import final_result
+    from ginrummy.rules.results import final_result
 
     result = final_result([37, 33], [1, 1], TEAM.replace(target=37), 2, teams=True)
     assert (result.winner, result.scores, result.winners) == (0, (162, 58), (0, 2))

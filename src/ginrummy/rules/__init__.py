@@ -38,7 +38,6 @@ from .game import (
     load_game,
     new_game,
 )
-from .gin_result import TEAMS
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult
 from .gin_tables import TeamGin, ThreeGin
 from .hand import Hand, HandResult, IllegalActionError, LegalMasks, NotYourTurnError
@@ -54,8 +53,9 @@ from .melds import (
 )
 from .record import GameHandRecord, GameRecord, RecordError, dumps, loads
 from .render import render_hand, render_match
+from .results import TEAMS, RummyGameResult
 from .rummy import DEAL_SIZES, RummyHand, RummyHandResult, RummyStep, TableMeld
-from .rummy_game import RummyGame, RummyGameResult
+from .rummy_game import RummyGame
 from .rummy_melds import (
     is_rummy_meld,
     rummy_deadwood,

@@ -23,11 +23,11 @@ from typing import Any
 
 from .actions import Action, GameAction, LayMeld, LayOff
 from .deal import next_dealer
-from .gin_result import TEAMS, MatchResult, final_result
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult, table_hand_view
 from .hand import Hand, HandResult, NotYourTurnError
 from .match import HandByHand, MatchOverError
 from .record import GameRecord, record_of, replayed
+from .results import TEAMS, MatchResult, final_result
 from .tables import TableGame, choose_first_dealer
 
 __all__ = ["TeamGin", "ThreeGin"]

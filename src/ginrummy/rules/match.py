@@ -8,9 +8,9 @@ from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .actions import Action, GameAction
 from .deal import DEAL_BITS, next_dealer
-from .gin_result import MatchResult, final_result
 from .hand import Hand, HandResult, IllegalActionError
 from .record import GameRecord, record_of, replayed
+from .results import MatchResult, final_result
 from .tables import TableGame, choose_first_dealer
 from .variants import Rules
 from .views import View, build_view

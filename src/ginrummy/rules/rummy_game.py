@@ -2,42 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from .actions import GameAction
 from .deal import next_dealer
 from .hand import NotYourTurnError
 from .match import HandByHand, MatchOverError
+from .results import RummyGameResult, rummy_result
 from .rummy import RummyHand, RummyHandResult
 from .rummy_views import RummyView, build_rummy_view
 from .tables import TableGame, choose_first_dealer
 
 __all__ = ["RummyGame", "RummyGameResult"]
-
-
-@dataclass(frozen=True, slots=True)
-class RummyGameResult:
-    """The end of a game: each seat's balance (received minus paid), the winner, hands won."""
-
-    winner: int | None
-    scores: tuple[int, ...]
-    hands_won: tuple[int, ...]
-    hands_played: int
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """The winning seats (one, or none)."""
-        return () if self.winner is None else (self.winner,)
-
-    def to_json(self) -> dict[str, Any]:
-        """The result as a JSON object (records store it)."""
-        return {
-            "winner": self.winner,
-            "scores": list(self.scores),
-            "hands_won": list(self.hands_won),
-            "hands_played": self.hands_played,
-        }
 
 
 class RummyGame(TableGame, HandByHand[RummyHand]):
@@ -124,14 +98,7 @@ class RummyGame(TableGame, HandByHand[RummyHand]):
             self.hands_won[result.winner] += 1
         self.scores_after.append(tuple(self.scores))
         if max(self.scores) >= self.rules.target:
-            top = max(self.scores)
-            leaders = [s for s, v in enumerate(self.scores) if v == top]
-            self.result = RummyGameResult(
-                winner=leaders[0] if len(leaders) == 1 else None,
-                scores=tuple(self.scores),
-                hands_won=tuple(self.hands_won),
-                hands_played=len(self.hands),
-            )
+            self.result = rummy_result(self.scores, self.hands_won, len(self.hands))
             return
         self._start_hand(self._next_dealer(result))
 

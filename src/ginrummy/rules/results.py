@@ -1,5 +1,6 @@
-"""The end of a Gin match at any table: the totals with the end-of-match bonuses (docs/rules.md
-§6), per seat (two or three players) or per team (team Gin), and who won."""
+"""How a game ends: a Gin match at any table, its totals with the end-of-match bonuses
+(docs/rules.md §6) per seat (two or three players) or per team (team Gin), and a game of
+Rummy, its balances; and who won."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any, Final
 
 from .variants import Rules
 
-__all__ = ["TEAMS", "MatchResult", "final_result"]
+__all__ = ["TEAMS", "MatchResult", "RummyGameResult", "final_result", "rummy_result"]
 
 #: Team Gin's teams: partners sit opposite.
 TEAMS: Final = ((0, 2), (1, 3))
@@ -77,4 +78,40 @@ def final_result(
         shutout_bonus=tuple(shutout),
         hands_played=hands_played,
         teams=teams,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RummyGameResult:
+    """The end of a game: each seat's balance (received minus paid), the winner, hands won."""
+
+    winner: int | None
+    scores: tuple[int, ...]
+    hands_won: tuple[int, ...]
+    hands_played: int
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats (one, or none)."""
+        return () if self.winner is None else (self.winner,)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as a JSON object (records store it)."""
+        return {
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "hands_won": list(self.hands_won),
+            "hands_played": self.hands_played,
+        }
+
+
+def rummy_result(balances: list[int], hands_won: list[int], hands_played: int) -> RummyGameResult:
+    """The end of a game of Rummy: the top balance wins (none when two share it)."""
+    top = max(balances)
+    leaders = [s for s, v in enumerate(balances) if v == top]
+    return RummyGameResult(
+        winner=leaders[0] if len(leaders) == 1 else None,
+        scores=tuple(balances),
+        hands_won=tuple(hands_won),
+        hands_played=hands_played,
     )
