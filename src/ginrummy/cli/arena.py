@@ -8,12 +8,12 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..arena import ArenaSummary, MatchStats, PlayerSpec, RayCluster, RayUnavailable, run_arena
 from ..arena.matches import ENGINE_PREFIX
-from .root import app
+from .arena_progress import arena_progress
+from .root import app, fail
 
 #: What `--ray` given without an address stands for (see `optional_option_values`).
 LOCAL_RAY = "local"
@@ -43,11 +43,6 @@ def optional_option_values(argv: list[str]) -> list[str]:
 
 
 DEFAULT_TIME_LIMIT = 10.0  # seconds an outside engine may take per move
-
-
-def _fail(message: str) -> typer.Exit:
-    Console(stderr=True).print(f"[red]error:[/red] {message}")
-    return typer.Exit(2)
 
 
 @app.command()
@@ -128,7 +123,7 @@ def arena(
         }
         given = [flag for flag, used in two_player_only.items() if used]
         if given:
-            raise _fail(
+            raise fail(
                 f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} to two-player Gin only; "
                 f"--game {game} deals each seed to every seating of the two players already"
             )
@@ -150,31 +145,31 @@ def arena(
 
     names = list(players or []) + [ENGINE_PREFIX + cmd for cmd in (engine or [])]
     if matches < 1:
-        raise _fail(f"--matches must be at least 1, got {matches}")
+        raise fail(f"--matches must be at least 1, got {matches}")
     if workers < 1:
-        raise _fail(f"--workers must be at least 1, got {workers}")
+        raise fail(f"--workers must be at least 1, got {workers}")
     if mirrored and matches % 2:
-        raise _fail(f"--mirrored plays each deal twice: give an even --matches, got {matches}")
+        raise fail(f"--mirrored plays each deal twice: give an even --matches, got {matches}")
     if time_limit <= 0:
-        raise _fail(f"--time-limit must be positive, got {time_limit}")
+        raise fail(f"--time-limit must be positive, got {time_limit}")
     if rules not in PRESETS:
-        raise _fail(f"unknown rules preset {rules!r}; choose one of {', '.join(sorted(PRESETS))}")
+        raise fail(f"unknown rules preset {rules!r}; choose one of {', '.join(sorted(PRESETS))}")
     if PRESETS[rules].game != "gin":
-        raise _fail(f"--rules {rules} is a table game: play it with --game {PRESETS[rules].game}")
+        raise fail(f"--rules {rules} is a table game: play it with --game {PRESETS[rules].game}")
     known = set(available_players())
     for name in names:
         if name.startswith(ENGINE_PREFIX):
             if not name[len(ENGINE_PREFIX) :].strip():
-                raise _fail('an engine needs a command, e.g. --engine "ginrummy engine --bot casual"')
+                raise fail('an engine needs a command, e.g. --engine "ginrummy engine --bot casual"')
         elif name not in known:
-            raise _fail(f"unknown player {name!r}; choose from {', '.join(sorted(known))} or engine:COMMAND")
+            raise fail(f"unknown player {name!r}; choose from {', '.join(sorted(known))} or engine:COMMAND")
     if round_robin:
         if len(names) < 2:
-            raise _fail("--round-robin needs at least two players")
+            raise fail("--round-robin needs at least two players")
         if len(set(names)) != len(names):
-            raise _fail("--round-robin players must be distinct")
+            raise fail("--round-robin players must be distinct")
     elif len(names) != 2:
-        raise _fail(f"give exactly two players (got {len(names)}), or use --round-robin")
+        raise fail(f"give exactly two players (got {len(names)}), or use --round-robin")
     specs = [PlayerSpec(n, time_budget=time_budget, time_limit=time_limit) for n in names]
     pairs = (
         [(a, b) for i, a in enumerate(specs) for b in specs[i + 1 :]]
@@ -186,16 +181,7 @@ def arena(
     console = Console(stderr=machine)
     show_progress = console.is_terminal or not machine
     results: list[ArenaSummary] = []
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        console=console,
-        disable=not show_progress,
-        transient=machine,
-    ) as progress:
+    with arena_progress(console, show=show_progress, transient=machine) as progress:
         for a, b in pairs:
             task = progress.add_task(f"{a.label} vs {b.label}", total=matches, rate="")
 
@@ -226,7 +212,7 @@ def arena(
                     )
                 )
             except (ValueError, RayUnavailable) as exc:
-                raise _fail(str(exc)) from None
+                raise fail(str(exc)) from None
     if machine:
         if round_robin:
             out: dict[str, Any] = {

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import typer
+from rich.console import Console
 
-__all__ = ["app"]
+__all__ = ["app", "fail"]
 
 app = typer.Typer(
     name="ginrummy",
@@ -17,3 +18,9 @@ app = typer.Typer(
 @app.callback()
 def _root() -> None:
     """Gin Rummy: exact rules, computer players, and a web platform."""
+
+
+def fail(message: str) -> typer.Exit:
+    """Say what was wrong on stderr; the exit (status 2) for the command to raise."""
+    Console(stderr=True).print(f"[red]error:[/red] {message}")
+    return typer.Exit(2)

@@ -7,21 +7,16 @@ import json
 import sys
 from typing import Any
 
-import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..arena import RayCluster, RayUnavailable
 from ..arena.tables import TableGameStats, TableSummary, arrangements, run_table_arena
 from ..rules import Rules, RulesError
+from .arena_progress import arena_progress
+from .root import fail
 
 __all__ = ["table_arena"]
-
-
-def _fail(message: str) -> typer.Exit:
-    Console(stderr=True).print(f"[red]error:[/red] {message}")
-    return typer.Exit(2)
 
 
 def table_arena(
@@ -43,20 +38,20 @@ def table_arena(
     try:
         rules = Rules.for_game(game, players)
     except RulesError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc)) from None
     known = game_player_names(rules.game)
     for name in names:
         if not name.startswith("engine:") and name not in known:
-            raise _fail(f"unknown {game} player {name!r}; choose from {', '.join(known)} or engine:COMMAND")
+            raise fail(f"unknown {game} player {name!r}; choose from {', '.join(known)} or engine:COMMAND")
     if len(set(names)) != len(names):
-        raise _fail("the players must be distinct")
+        raise fail("the players must be distinct")
     if ladder or round_robin:
         if len(names) < 2:
-            raise _fail("--ladder and --round-robin need at least two players")
+            raise fail("--ladder and --round-robin need at least two players")
     elif len(names) != 2:
-        raise _fail(f"give exactly two players (got {len(names)}), or use --ladder or --round-robin")
+        raise fail(f"give exactly two players (got {len(names)}), or use --ladder or --round-robin")
     if games < 1 or workers < 1:
-        raise _fail("--matches and --workers must be at least 1")
+        raise fail("--matches and --workers must be at least 1")
     if ladder:
         pairs = [(names[i + 1], names[i]) for i in range(len(names) - 1)]
     elif round_robin:
@@ -65,16 +60,7 @@ def table_arena(
         pairs = [(names[0], names[1])]
     console = Console(stderr=as_json)
     results: list[TableSummary] = []
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        console=console,
-        disable=not (console.is_terminal or not as_json),
-        transient=as_json,
-    ) as progress:
+    with arena_progress(console, show=console.is_terminal or not as_json, transient=as_json) as progress:
         for a, b in pairs:
             task = progress.add_task(f"{a} vs {b}", total=games, rate="")
 
@@ -95,7 +81,7 @@ def table_arena(
                     )
                 )
             except (ValueError, RayUnavailable) as exc:
-                raise _fail(str(exc)) from None
+                raise fail(str(exc)) from None
     if as_json:
         out: dict[str, Any] = {
             "game": rules.game,
