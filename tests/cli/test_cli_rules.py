@@ -171,7 +171,7 @@ def test_replay_bad_files_get_a_clear_error(tmp_path: Path) -> None:
     garbage = tmp_path / "garbage.json"
     garbage.write_text("{not json")
     result = runner.invoke(app, ["replay", str(garbage)])
-    assert result.exit_code == 2 and "is not a valid match record" in result.output
+    assert result.exit_code == 2 and "is not a valid game record" in result.output
     other = tmp_path / "other.json"
     other.write_text('{"format": "chess-pgn"}')
     result = runner.invoke(app, ["replay", str(other)])
@@ -185,7 +185,7 @@ def test_replay_record_that_does_not_replay_is_rejected(tmp_path: Path) -> None:
     path = tmp_path / "tampered.json"
     path.write_text(json.dumps(data))
     result = runner.invoke(app, ["replay", str(path)])
-    assert result.exit_code == 2 and "is not a valid match record" in result.output
+    assert result.exit_code == 2 and "is not a valid game record" in result.output
 
 
 def test_play_waits_for_enter_after_each_showdown_and_at_the_end() -> None:

@@ -189,3 +189,25 @@ def test_rummy_discard_of_a_card_not_held_says_so() -> None:
     missing = next(card for card in parse_cards("AC 2C 3C 4C 5C 6C 7C 8C 9C") if card not in held)
     with pytest.raises(IllegalActionError, match=f"{missing} is not in your hand"):
         game.apply(Discard(missing), seat)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_one_rendering_replays_every_game_and_shows_every_gin_showdown(preset: str) -> None:
+    """`render_game` prints any record: two-player Gin exactly as `render_match` does, and every
+    hand of three-player and team Gin that ended in a knock or Gin with both sides' melds shown."""
+    from ginrummy import render_game, render_match
+
+    game = new_game(Rules.preset(preset), seed=21)
+    outcomes = host_plays(game, random.Random(21))
+    record = game.record()
+    text = render_game(record)
+    assert text == render_game(loads(record.dumps()))
+    if preset in ("classic", "hoyle"):
+        assert text == render_match(record)
+    if preset != "rummy":
+        shown = sum(1 for o in outcomes if o in ("knock", "gin", "big_gin", "undercut", "tie"))
+        assert shown > 0 and text.count(" shows ") == 2 * shown
+        assert text.count(" dealt: ") == 2 * len(outcomes)  # every hand dealt was played out
+    final = game.result
+    assert final is not None
+    assert f"{list(final.scores)}" in text or f"{final.scores[0]} – {final.scores[1]}" in text

@@ -16,7 +16,6 @@ from ..rules import (
     loads,
     parse_cards,
     render_game,
-    render_match,
 )
 from .root import app
 
@@ -56,7 +55,7 @@ def play(
     seat: int = typer.Option(
         0, "--seat", min=0, help="Your seat: 0 or 1 (0 to players-1 at a bigger table)."
     ),
-    save: Path | None = typer.Option(None, "--save", help="Write the match record (JSON) to this file."),
+    save: Path | None = typer.Option(None, "--save", help="Write the game record (JSON) to this file."),
     game: str = typer.Option(
         "gin", "--game", help="gin (two players), gin3 (three), gin4_teams (two teams of two) or rummy."
     ),
@@ -84,10 +83,10 @@ def replay(
         raise typer.Exit(2) from None
     try:
         record = loads(text)
-        rendered = render_match(record) if record.game == "gin" else render_game(record)
+        rendered = render_game(record)
     except (RecordError, ValueError) as exc:
         console.print(
-            f"[red]error:[/red] {escape(str(file))} is not a valid match record: {escape(str(exc))}"
+            f"[red]error:[/red] {escape(str(file))} is not a valid game record: {escape(str(exc))}"
         )
         raise typer.Exit(2) from None
     # Plain echo: the rendering's [meld] brackets are text, not Rich markup.

@@ -52,7 +52,7 @@ from .melds import (
     min_deadwood,
 )
 from .record import GameHandRecord, GameRecord, RecordError, dumps, loads
-from .render import render_hand, render_match
+from .render import render_game, render_hand, render_match
 from .results import TEAMS, RummyGameResult
 from .rummy import DEAL_SIZES, RummyHand, RummyHandResult, RummyStep, TableMeld
 from .rummy_game import RummyGame
@@ -68,7 +68,6 @@ from .rummy_melds import (
 from .rummy_views import RummyEvent, RummyView, build_rummy_view
 from .showdown import Layoff, Showdown, ShowdownError, best_layoffs, score_showdown
 from .steps import PublicStep, Step
-from .table_render import render_game
 from .tables import choose_first_dealer
 from .variants import GAMES, PRESETS, Rules, RulesError
 from .views import HandEnd, View, ViewError, build_view
