@@ -81,3 +81,9 @@ def test_an_old_two_player_record_of_another_version_is_refused() -> None:
     data["format"] = "ginrummy-game"
     with pytest.raises(RecordError, match="unsupported game record version None"):
         loads(json.dumps(data))
+    # The table games' first format never held two-player Gin: such a record is made up.
+    new = Match(seed=3).record().to_json()
+    assert new["version"] == 2 and loads(json.dumps(new)).game == "gin"
+    new["version"] = 1
+    with pytest.raises(RecordError, match="version 1 recorded the table games only"):
+        loads(json.dumps(new))

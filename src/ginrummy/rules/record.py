@@ -153,6 +153,11 @@ class GameRecord:
             )
         elif data.get("version") not in (1, VERSION):
             raise RecordError(f"unsupported game record version {data.get('version')!r}")
+        elif data.get("version") == 1 and data.get("game") == "gin":
+            raise RecordError(
+                f"{FORMAT!r} version 1 recorded the table games only; two-player Gin's records of "
+                f"then are {MATCH_FORMAT!r} version 1"
+            )
         try:
             rules = Rules.from_json(data["rules"])
             if data["game"] != rules.game:
