@@ -17,6 +17,7 @@ from ginrummy.bots import ExpertPlayer, make_player, suggest
 from ginrummy.bots.review import ENGINE, THRESHOLDS
 from ginrummy.rules import Discard, Knock, Match, Rules, View
 from ginrummy.service import GameService, LiveMatch, NotFinished, NotFound, ServiceConfig
+from ginrummy.service.analysis import fresh_match
 from ginrummy.service.live import HINT_BURST
 from ginrummy.service.ports import GuestRow, MatchRow, SeatRow
 from ginrummy.storage import SqlStore
@@ -247,7 +248,7 @@ async def store_finished(
         created_at=service.clock(),
     )
     await service.store.create_match(row)
-    match = service.fresh_match(row)
+    match = fresh_match(row)
     for seq, (seat, action) in enumerate(actions, start=1):
         await service.store.append_event(row.id, EventRow(seq, seat, action))
         from ginrummy.rules import action_from_json
@@ -304,7 +305,7 @@ def test_the_analysis_marks_a_missed_gin_as_a_blunder_and_agrees_with_the_rest(t
             assert seat["blunder"] == 1 and seat["mistake"] == seat["inaccuracy"] == 0
             assert seat["decisions"] == len(decisions) and seat["agreed"] == len(decisions) - 1
             # Each decision names only cards its seat could see then.
-            replay = service.fresh_match(await service.store.get_match(match_id))  # type: ignore[arg-type]
+            replay = fresh_match(await service.store.get_match(match_id))  # type: ignore[arg-type]
             from ginrummy.bots.review import positions
             from ginrummy.rules import action_from_json
 

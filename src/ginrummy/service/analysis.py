@@ -23,16 +23,16 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from ..bots.review import ENGINE, MARKS, THRESHOLDS, Position, Review, positions, review, summary
-from ..rules import action_from_json
+from ..rules import Match, action_from_json
+from .action_log import game_of
 from .errors import BadRequest, NotFinished, NotFound, Unavailable
-from .host import ServiceHost
-from .ports import AnalysisRow, StoreError
+from .ports import AnalysisRow, AnalysisStore, EventRow, MatchRow, StoreError
 from .tasks import stop_task
 
-__all__ = ["Analyses", "MAX_WAITING"]
+__all__ = ["Analyses", "AnalysisPorts", "MAX_WAITING", "fresh_match"]
 
 log = logging.getLogger("ginrummy.service")
 T = TypeVar("T")
@@ -41,11 +41,28 @@ T = TypeVar("T")
 MAX_WAITING: Final = 64
 
 
-class Analyses:
-    """The analysis queue of one server process."""
+class AnalysisPorts(AnalysisStore, Protocol):
+    """What the analyses read and write: the analyses, and a finished match's row and moves."""
 
-    def __init__(self, service: ServiceHost) -> None:
-        self.service = service
+    async def get_match(self, match_id: str) -> MatchRow | None: ...
+
+    async def events(self, match_id: str) -> list[EventRow]: ...
+
+
+def fresh_match(row: MatchRow) -> Match:
+    """The two-player match of `row` at its start: its rules and deals, no action played."""
+    game = game_of(row)
+    if not isinstance(game, Match):
+        raise BadRequest(f"only two-player Gin is analysed, not {game.rules.game}")
+    return game
+
+
+class Analyses:
+    """The analysis queue of one server process, on its store and clock."""
+
+    def __init__(self, store: AnalysisPorts, clock: Callable[[], float]) -> None:
+        self.store = store
+        self.clock = clock
         self._queue: asyncio.Queue[str] = asyncio.Queue()
         self._waiting: list[str] = []  # queued here, in order (the one running is not in it)
         self._running: str | None = None
@@ -56,7 +73,7 @@ class Analyses:
     async def start(self) -> None:
         """Queue again what a previous run left queued or running, and start the worker."""
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ginrummy-analysis")
-        for match_id in await self.service.store.unfinished_analyses():
+        for match_id in await self.store.unfinished_analyses():
             self._enqueue(match_id)
         self._worker = asyncio.get_running_loop().create_task(self._work())
 
@@ -72,12 +89,12 @@ class Analyses:
     async def request(self, match_id: str) -> dict[str, Any]:
         """Ask for the analysis of a finished match: the stored one, or a new one queued."""
         await self._finished_match(match_id)
-        row = await self.service.store.get_analysis(match_id)
+        row = await self.store.get_analysis(match_id)
         if self._needs_queue(row) and len(self._waiting) >= MAX_WAITING:
             raise Unavailable(
                 f"{MAX_WAITING} analyses are waiting already; ask again in a minute", retry_after=60
             )
-        row = await self.service.store.request_analysis(match_id, ENGINE, self.service.clock())
+        row = await self.store.request_analysis(match_id, ENGINE, self.clock())
         if row.status in ("queued", "running"):
             self._enqueue(match_id)
         return self._json(row)
@@ -85,13 +102,13 @@ class Analyses:
     async def status(self, match_id: str) -> dict[str, Any]:
         """Where the analysis of a finished match stands (`"none"` when nobody asked for one)."""
         await self._finished_match(match_id)
-        row = await self.service.store.get_analysis(match_id)
+        row = await self.store.get_analysis(match_id)
         if row is None:
             return {"match_id": match_id, "status": "none", "engine": ENGINE}
         return self._json(row)
 
     async def _finished_match(self, match_id: str) -> None:
-        row = await self.service.store.get_match(match_id)
+        row = await self.store.get_match(match_id)
         if row is None:
             raise NotFound(f"no match {match_id!r}")
         if row.status != "over":
@@ -152,22 +169,22 @@ class Analyses:
             except Exception as exc:
                 log.exception("match %s could not be analysed", match_id)
                 with contextlib.suppress(StoreError):
-                    await self.service.store.set_analysis(
-                        match_id, "failed", self.service.clock(), error=f"the analysis failed: {exc}"
+                    await self.store.set_analysis(
+                        match_id, "failed", self.clock(), error=f"the analysis failed: {exc}"
                     )
             finally:
                 self._running = None
 
     async def _analyse(self, match_id: str) -> None:
-        store = self.service.store
+        store = self.store
         row = await store.get_match(match_id)
         if row is None:  # pragma: no cover - matches are never deleted
             raise StoreError(f"no match {match_id!r}")
         events = await store.events(match_id)
-        await store.set_analysis(match_id, "running", self.service.clock())
+        await store.set_analysis(match_id, "running", self.clock())
         started = time.perf_counter()
         people = [s.seat for s in row.seats if s.guest_id is not None]
-        match = self.service.fresh_match(row)
+        match = fresh_match(row)
         actions = [(e.seat, action_from_json(e.action)) for e in events]
         found: list[Position] = await self._in_worker(lambda: list(positions(match, actions, people)))
         reviews: list[Review] = []
@@ -184,7 +201,7 @@ class Analyses:
             "summary": summary(reviews, people),
             "decisions": [r.to_json() for r in reviews],
         }
-        await store.set_analysis(match_id, "done", self.service.clock(), result=result)
+        await store.set_analysis(match_id, "done", self.clock(), result=result)
         log.info("match %s analysed: %d decisions in %.1f s", match_id, len(reviews), result["seconds"])
 
     async def _in_worker(self, job: Callable[[], T]) -> T:

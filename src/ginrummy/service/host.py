@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ..rules import Match
 from .bots import BotAccounts
 from .cluster.ports import Ownership
 from .config import ServiceConfig
@@ -60,6 +59,3 @@ class ServiceHost(Protocol):
 
     async def open_new(self, rows: list[MatchRow], names: dict[str, str]) -> None:
         """Open matches just stored, under the players' `names`."""
-
-    def fresh_match(self, row: MatchRow) -> Match:
-        """The two-player match of `row` at its start."""

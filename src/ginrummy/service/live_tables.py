@@ -11,13 +11,12 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..rules import Game, Match
+from ..rules import Game
 from . import outcomes
-from .action_log import ActionLog, game_of
+from .action_log import ActionLog
 from .bots import BotAccounts
 from .cluster.ports import Ownership, Table
 from .config import ServiceConfig
-from .errors import BadRequest
 from .live import LiveMatch, SeatInfo
 from .options import robot_name
 from .ports import Lease, MatchOutcome, MatchRow, SeatRow, Store
@@ -134,14 +133,6 @@ class LiveTables:
         """
         for row in rows:
             await self.load(row, names=names, fresh=True)
-
-    @staticmethod
-    def fresh_match(row: MatchRow) -> Match:
-        """The two-player match of `row` at its start: its rules and deals, no action played."""
-        game = game_of(row)
-        if not isinstance(game, Match):
-            raise BadRequest(f"only two-player Gin is analysed, not {game.rules.game}")
-        return game
 
     async def load(
         self, row: MatchRow, names: dict[str, str] | None = None, *, fresh: bool = False

@@ -74,7 +74,7 @@ class GameService:
         self.tournaments = Tournaments(self)
         self.bots = BotAccounts(store, clock)
         self.challenges = Challenges(self)
-        self.analyses = Analyses(self)
+        self.analyses = Analyses(store, lambda: self._clock())  # the clock tests replace, too
         self.cookies = Cookies(store, lambda: self.secret, clock)
         self.guests = Guests(store, self.accounts, self.boards, renamed=self._renamed_everywhere, clock=clock)
         self.seeking = Seeking(self)
@@ -86,7 +86,6 @@ class GameService:
         self.get_live = self.tables.get_live
         self.open_table = self.tables.open_table
         self.open_new = self.tables.open_new
-        self.fresh_match = self.tables.fresh_match
         self.outcome_of = self.tables.outcome_of
         self.sweep = self.tables.sweep
         #: Lists of a guest's matches, replays and profiles (service/history.py).
