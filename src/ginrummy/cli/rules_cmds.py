@@ -85,9 +85,7 @@ def replay(
         record = loads(text)
         rendered = render_game(record)
     except (RecordError, ValueError) as exc:
-        console.print(
-            f"[red]error:[/red] {escape(str(file))} is not a valid game record: {escape(str(exc))}"
-        )
+        console.print(f"[red]error:[/red] {escape(str(file))} is not a valid game record: {escape(str(exc))}")
         raise typer.Exit(2) from None
     # Plain echo: the rendering's [meld] brackets are text, not Rich markup.
     typer.echo(rendered)
