@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple
 
@@ -102,9 +103,9 @@ class HandResult:
         }
 
 
-class DealtHand:
+class DealtHand(ABC):
     """What every deal answers alike (two-player Gin's `Hand`, Rummy's `RummyHand`): its phase,
-    its stock (top last) and each seat's cards as a mask."""
+    its stock (top last) and each seat's cards as a mask; each game checks its own actions."""
 
     __slots__ = ()
     phase: str
@@ -125,9 +126,9 @@ class DealtHand:
         """The cards `seat` holds now."""
         return CardSet.from_mask(self.hands[seat])
 
+    @abstractmethod
     def check(self, action: GameAction, seat: int | None = None) -> None:
-        """Raise `IllegalActionError` saying why the action is not allowed now (each game's own)."""
-        raise NotImplementedError
+        """Raise `IllegalActionError` saying why the action is not allowed now."""
 
     def is_legal(self, action: GameAction, seat: int | None = None) -> bool:
         """Whether `check` would accept the action."""
