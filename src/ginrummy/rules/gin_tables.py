@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .actions import Action, GameAction, LayMeld, LayOff
+from .actions import Action, GameAction
 from .deal import next_dealer
 from .gin_table_views import GinTableView, TableHandView, TeamRoundResult, table_hand_view
 from .hand import Hand, HandResult, NotYourTurnError
@@ -38,7 +38,7 @@ def _check_seat(seat: int | None, seats: int) -> None:
         raise NotYourTurnError(f"there is no seat {seat!r}: seats are 0 to {seats - 1}")
 
 
-class ThreeGin(TableGame, HandByHand[Hand]):
+class ThreeGin(TableGame, HandByHand[Hand, HandResult]):
     """Three-player Gin: the dealer sits out each hand; three running totals to the target.
 
     >>> game = ThreeGin(Rules.preset("gin3"), seed=5)
@@ -113,20 +113,6 @@ class ThreeGin(TableGame, HandByHand[Hand]):
         hand = self.hands[-1]
         inner = None if seat is None else self.players_of(len(self.hands)).index(seat)
         hand.check(action, inner)
-
-    def apply(self, action: GameAction, seat: int | None = None) -> HandResult | None:
-        """Apply a legal action; returns the hand's result when the action ended a hand.
-
-        An illegal action raises `IllegalActionError` and changes nothing.
-        """
-        self.check(action, seat)
-        assert not isinstance(action, (LayMeld, LayOff))
-        hand = self.hands[-1]
-        hand._apply_unchecked(action)
-        if hand.result is None:
-            return None
-        self._end_hand(hand.result)
-        return hand.result
 
     def _end_hand(self, result: HandResult) -> None:
         players = self.players_of(len(self.hands))
@@ -315,10 +301,10 @@ class TeamGin(TableGame):
         The round is scored, and the next one dealt, when both hands are over.
         """
         self.check(action, seat)
-        assert seat is not None and not isinstance(action, (LayMeld, LayOff))
+        assert seat is not None
         table = self._table_of(seat)
         hand = self.rounds[-1][table]
-        hand._apply_unchecked(action)
+        hand.apply_checked(action)
         self.round_order[-1].append(table)
         if hand.result is None:
             return None

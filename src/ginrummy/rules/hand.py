@@ -130,6 +130,11 @@ class DealtHand(ABC):
     def check(self, action: GameAction, seat: int | None = None) -> None:
         """Raise `IllegalActionError` saying why the action is not allowed now."""
 
+    @abstractmethod
+    def apply_checked(self, action: GameAction) -> None:
+        """Apply an action `check` has let through, for the seat to act (a game that checks its
+        own seats first, then plays the action on the hand)."""
+
     def is_legal(self, action: GameAction, seat: int | None = None) -> bool:
         """Whether `check` would accept the action."""
         try:
@@ -351,7 +356,11 @@ class Hand(DealtHand):
                 self._apply_unchecked(action)  # type: ignore[arg-type]
                 return
         self.check(action, seat)
-        assert not isinstance(action, (LayMeld, LayOff))  # check refuses them
+        self.apply_checked(action)
+
+    def apply_checked(self, action: GameAction) -> None:
+        """Apply an action `check` has let through (it refuses Rummy's melds and layoffs)."""
+        assert not isinstance(action, (LayMeld, LayOff))
         self._apply_unchecked(action)
 
     def _apply_unchecked(self, action: Action) -> None:

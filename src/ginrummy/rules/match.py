@@ -49,11 +49,16 @@ class _Dealt(Protocol):
     @property
     def result(self) -> _HandResult | None: ...
 
+    def check(self, action: GameAction, seat: int | None = None) -> None: ...
+
+    def apply_checked(self, action: GameAction) -> None: ...
+
 
 H = TypeVar("H", bound=_Dealt)
+R = TypeVar("R")  # a hand's result
 
 
-class HandByHand(Generic[H]):
+class HandByHand(Generic[H, R]):
     """A game dealt one hand at a time, each when the last is over: `hands` in the order dealt
     (void deals included), the current hand and its number, and its record (the `Game` interface).
     """
@@ -74,8 +79,26 @@ class HandByHand(Generic[H]):
         return len(self.hands)
 
     @abstractmethod
-    def apply(self, action: GameAction, seat: int | None = None) -> Any:
-        """Apply a legal action of `seat` (a record's replay applies every recorded one)."""
+    def check(self, action: GameAction, seat: int | None = None) -> None:
+        """Raise `IllegalActionError` saying why `seat` may not take the action now."""
+
+    def apply(self, action: GameAction, seat: int | None = None) -> R | None:
+        """Apply a legal action of `seat`; returns the hand's result when the action ended a hand
+        (a record's replay applies every recorded one).
+
+        An illegal action raises `IllegalActionError` and changes nothing.
+        """
+        self.check(action, seat)
+        hand = self.hands[-1]
+        hand.apply_checked(action)
+        result: R | None = hand.result  # type: ignore[assignment]  # the hand type's result type
+        if result is not None:
+            self._end_hand(result)
+        return result
+
+    @abstractmethod
+    def _end_hand(self, result: R) -> None:
+        """Score the hand just ended, then end the game or deal the next hand."""
 
     def deal_summary(self, hand_number: int) -> tuple[tuple[int, ...], int, dict[str, Any] | None]:
         """Hand `hand_number`'s seed, dealer and result (JSON), as its record holds them."""
@@ -96,7 +119,7 @@ class HandByHand(Generic[H]):
         return replayed(record, cls, [h.seeds[0] for h in record.hands])
 
 
-class Match(TableGame, HandByHand[Hand]):
+class Match(TableGame, HandByHand[Hand, HandResult]):
     """Hands played to the target; the match deals the next hand as soon as one ends: the two-seat
     case of the table games (`TableGame`).
 

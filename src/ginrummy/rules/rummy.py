@@ -273,9 +273,10 @@ class RummyHand(DealtHand):
     def apply(self, action: GameAction, seat: int | None = None) -> None:
         """Apply a legal action; an illegal one raises and leaves the hand untouched."""
         self.check(action, seat)
-        self._apply_unchecked(action)
+        self.apply_checked(action)
 
-    def _apply_unchecked(self, action: GameAction) -> None:
+    def apply_checked(self, action: GameAction) -> None:
+        """Apply an action `check` has let through."""
         me = self.to_act
         if isinstance(action, Draw):
             turnover = False

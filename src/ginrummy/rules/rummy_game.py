@@ -14,7 +14,7 @@ from .tables import TableGame, choose_first_dealer
 __all__ = ["RummyGame", "RummyGameResult"]
 
 
-class RummyGame(TableGame, HandByHand[RummyHand]):
+class RummyGame(TableGame, HandByHand[RummyHand, RummyHandResult]):
     """Hands of classic Rummy until a balance reaches the target; the next hand is dealt at once.
 
     Each seat's score is its balance: what it was paid minus what it paid, so the scores
@@ -77,19 +77,6 @@ class RummyGame(TableGame, HandByHand[RummyHand]):
     def _check_seat(self, seat: int | None) -> None:
         if seat is not None and not (type(seat) is int and 0 <= seat < self.rules.players):
             raise NotYourTurnError(f"there is no seat {seat!r}: seats are 0 to {self.rules.players - 1}")
-
-    def apply(self, action: GameAction, seat: int | None = None) -> RummyHandResult | None:
-        """Apply a legal action; returns the hand's result when the action ended a hand.
-
-        An illegal action raises `IllegalActionError` and changes nothing.
-        """
-        self.check(action, seat)
-        hand = self.hands[-1]
-        hand._apply_unchecked(action)
-        if hand.result is None:
-            return None
-        self._end_hand(hand.result)
-        return hand.result
 
     def _end_hand(self, result: RummyHandResult) -> None:
         for s, amount in enumerate(result.payments):
