@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from ...service.ports import AccountRow, StoreError
 from ..schema import accounts, guests
-from .common import _columns
+from .common import columns_of
 from .writer import StoreBase
 
 
@@ -17,7 +17,7 @@ class AccountQueries(StoreBase):
 
     async def create_account(self, account: AccountRow) -> None:
         def job(conn: sa.Connection) -> None:
-            conn.execute(accounts.insert().values(**_columns(account)))
+            conn.execute(accounts.insert().values(**columns_of(account)))
             conn.execute(guests.update().where(guests.c.id == account.guest_id).values(name=account.name))
 
         await self._run(job)

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from ...service.ports import AnalysisRow, AnalysisStatus, StoreError
 from ..schema import analyses
-from .common import _compact, _insert_ignore
+from .common import compact_json, insert_ignore
 from .writer import StoreBase
 
 
@@ -19,7 +19,7 @@ class AnalysisQueries(StoreBase):
     async def request_analysis(self, match_id: str, engine: str, at: float) -> AnalysisRow:
         def job(conn: sa.Connection) -> AnalysisRow:
             conn.execute(
-                _insert_ignore(self.engine.dialect.name, analyses).values(
+                insert_ignore(self.engine.dialect.name, analyses).values(
                     match_id=match_id, status="queued", engine=engine, requested_at=at
                 )
             )
@@ -58,7 +58,7 @@ class AnalysisQueries(StoreBase):
         values: dict[str, Any] = {"status": status, "error": error}
         if status in ("done", "failed"):
             values["finished_at"] = at
-            values["result"] = _compact(result) if result is not None else None
+            values["result"] = compact_json(result) if result is not None else None
 
         def job(conn: sa.Connection) -> None:
             done = conn.execute(analyses.update().where(analyses.c.match_id == match_id).values(**values))

@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from ...service.ports import AccountRow, BotRow, GuestRow, StoreError
 from ..schema import accounts, bots, guests
-from .common import _columns
+from .common import columns_of
 from .writer import StoreBase
 
 
@@ -18,8 +18,8 @@ class BotQueries(StoreBase):
     async def create_bot(self, guest: GuestRow, account: AccountRow, bot: BotRow) -> None:
         def job(conn: sa.Connection) -> None:
             conn.execute(guests.insert().values(id=guest.id, name=account.name, created_at=guest.created_at))
-            conn.execute(accounts.insert().values(**_columns(account)))
-            conn.execute(bots.insert().values(**_columns(bot)))
+            conn.execute(accounts.insert().values(**columns_of(account)))
+            conn.execute(bots.insert().values(**columns_of(bot)))
 
         await self._run(job)
 

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 from ...service.ports import Lease, LeaseLost
 from ..schema import events, leases
-from .common import _db_now
+from .common import db_now
 
 __all__ = ["EventWrites", "event_key", "lease_lost"]
 
@@ -121,7 +121,7 @@ class EventWrites:
                 cursor.close()
         else:
             query = sa.select(leases.c.name, leases.c.owner, leases.c.epoch).where(
-                leases.c.name.in_(names), leases.c.expires_at > _db_now(self.engine.dialect.name)
+                leases.c.name.in_(names), leases.c.expires_at > db_now(self.engine.dialect.name)
             )
             held = {(row.name, row.owner, row.epoch) for row in conn.execute(query)}
         return {fence for fence in fences if (fence.name, fence.owner, fence.epoch) not in held}

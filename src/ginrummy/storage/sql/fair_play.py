@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from ...service.ports import FlagRow
 from ..schema import fair_play_flags, guest_addresses, matches, player_matches
-from .common import _insert_for
+from .common import insert_for
 from .writer import StoreBase
 
 
@@ -17,7 +17,7 @@ class FairPlayQueries(StoreBase):
 
     async def note_address(self, guest_id: str, address: str, at: float) -> None:
         def job(conn: sa.Connection) -> None:
-            insert = _insert_for(conn, guest_addresses)
+            insert = insert_for(conn, guest_addresses)
             conn.execute(
                 insert.values(
                     guest_id=guest_id, address=address, first_at=at, last_at=at
@@ -73,7 +73,7 @@ class FairPlayQueries(StoreBase):
 
     async def add_flag(self, flag: FlagRow) -> None:
         def job(conn: sa.Connection) -> None:
-            insert = _insert_for(conn, fair_play_flags)
+            insert = insert_for(conn, fair_play_flags)
             conn.execute(
                 insert.values(
                     match_id=flag.match_id,

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from ...service.ports import Lease
 from ..schema import leases
-from .common import _db_now, _insert_ignore
+from .common import db_now, insert_ignore
 from .writer import StoreBase
 
 
@@ -22,9 +22,9 @@ class LeaseQueries(StoreBase):
 
     async def claim_lease(self, name: str, owner: str, ttl: float) -> Lease:
         def job(conn: sa.Connection) -> Lease:
-            now = _db_now(self.engine.dialect.name)
+            now = db_now(self.engine.dialect.name)
             conn.execute(
-                _insert_ignore(self.engine.dialect.name, leases).values(
+                insert_ignore(self.engine.dialect.name, leases).values(
                     name=name, owner=None, epoch=0, expires_at=0.0
                 )
             )
@@ -61,7 +61,7 @@ class LeaseQueries(StoreBase):
         """
 
         def renew_free(conn: sa.Connection) -> tuple[list[Lease], list[str]]:
-            now = _db_now(self.engine.dialect.name)
+            now = db_now(self.engine.dialect.name)
             free = (
                 sa.select(leases.c.name)
                 .where(leases.c.owner == owner)
@@ -80,7 +80,7 @@ class LeaseQueries(StoreBase):
             return renewed, sorted(name for name in ours if name not in done)
 
         def renew_busy(conn: sa.Connection, names: list[str]) -> list[Lease]:
-            now = _db_now(self.engine.dialect.name)
+            now = db_now(self.engine.dialect.name)
             rows = conn.execute(
                 leases.update()
                 .where(leases.c.name.in_(names), leases.c.owner == owner)
@@ -111,7 +111,7 @@ class LeaseQueries(StoreBase):
         self, owner: str, ttl: float, prefix: str, limit: int, lapsed_for: float = 0.0
     ) -> list[Lease]:
         def job(conn: sa.Connection) -> list[Lease]:
-            now = _db_now(self.engine.dialect.name)
+            now = db_now(self.engine.dialect.name)
             lapsed = sa.and_(leases.c.owner.is_not(None), leases.c.expires_at <= now - lapsed_for)
             # SKIP LOCKED: processes scanning at once take different leases instead of queueing.
             some = (

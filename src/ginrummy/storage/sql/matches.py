@@ -10,8 +10,8 @@ import sqlalchemy as sa
 
 from ...service.ports import EventRow, Lease, MatchOutcome, MatchRow, SeatRow, StoreError
 from ..schema import events, match_seats, matches
-from .common import _compact, _rows_in
-from .ratings import _write_outcome
+from .common import compact_json, rows_in
+from .ratings import write_outcome
 from .writer import StoreBase
 
 
@@ -24,21 +24,21 @@ class MatchQueries(StoreBase):
     async def create_matches(self, matches: list[MatchRow], fence: Lease | None = None) -> None:
         def job(conn: sa.Connection) -> None:
             self._check_fence(conn, fence)
-            _insert_matches(conn, matches)
+            insert_matches(conn, matches)
 
         if matches:
             await self._run(job)
 
     async def get_match(self, match_id: str) -> MatchRow | None:
         def job(conn: sa.Connection) -> MatchRow | None:
-            found = _load_matches(conn, matches.c.id == match_id)
+            found = load_matches(conn, matches.c.id == match_id)
             return found[0] if found else None
 
         return await self._run(job, read=True)
 
     async def get_match_by_code(self, code: str) -> MatchRow | None:
         def job(conn: sa.Connection) -> MatchRow | None:
-            found = _load_matches(conn, matches.c.room_code == code)
+            found = load_matches(conn, matches.c.room_code == code)
             return found[0] if found else None
 
         return await self._run(job, read=True)
@@ -81,7 +81,7 @@ class MatchQueries(StoreBase):
             "match_id": match_id,
             "seq": event.seq,
             "seat": event.seat,
-            "action": _compact(event.action),
+            "action": compact_json(event.action),
             "created_at": time.time(),
             "epoch": fence.epoch if fence is not None else None,
             "auto": event.auto,
@@ -123,7 +123,7 @@ class MatchQueries(StoreBase):
             # Only the first finish adds the outcome: a second call (a restart finishing a match
             # whose final action was stored) must not count the match twice.
             if done.rowcount == 1 and outcome is not None:
-                _write_outcome(conn, match_id, finished_at, outcome)
+                write_outcome(conn, match_id, finished_at, outcome)
 
         await self._run(job)
 
@@ -145,23 +145,23 @@ class MatchQueries(StoreBase):
         if active_since is not None:
             played = sa.exists().where(events.c.match_id == matches.c.id, events.c.created_at >= active_since)
             where = sa.and_(where, sa.or_(matches.c.created_at >= active_since, played))
-        return await self._run(lambda conn: _load_matches(conn, where), read=True)
+        return await self._run(lambda conn: load_matches(conn, where), read=True)
 
     async def matches_of(self, guest_id: str, limit: int = 100) -> list[MatchRow]:
         def job(conn: sa.Connection) -> list[MatchRow]:
             ids = (
                 sa.select(match_seats.c.match_id).where(match_seats.c.guest_id == guest_id).scalar_subquery()
             )
-            return _load_matches(conn, matches.c.id.in_(ids), limit=limit)
+            return load_matches(conn, matches.c.id.in_(ids), limit=limit)
 
         return await self._run(job, read=True)
 
 
 def _insert_match(conn: sa.Connection, match: MatchRow) -> None:
-    _insert_matches(conn, [match])
+    insert_matches(conn, [match])
 
 
-def _insert_matches(conn: sa.Connection, rows: list[MatchRow]) -> None:
+def insert_matches(conn: sa.Connection, rows: list[MatchRow]) -> None:
     """Insert matches and their seats with one statement each (an executemany for many)."""
     conn.execute(
         matches.insert(),
@@ -205,7 +205,7 @@ def _insert_matches(conn: sa.Connection, rows: list[MatchRow]) -> None:
     )
 
 
-def _load_matches(conn: sa.Connection, where: Any, *, limit: int | None = None) -> list[MatchRow]:
+def load_matches(conn: sa.Connection, where: Any, *, limit: int | None = None) -> list[MatchRow]:
     query = sa.select(matches).where(where).order_by(matches.c.created_at.desc(), matches.c.id)
     if limit is not None:
         query = query.limit(limit)
@@ -213,7 +213,7 @@ def _load_matches(conn: sa.Connection, where: Any, *, limit: int | None = None) 
     if not rows:
         return []
     seats: dict[str, dict[int, SeatRow]] = {}
-    for s in _rows_in(conn, match_seats.c.match_id, [r.id for r in rows]):
+    for s in rows_in(conn, match_seats.c.match_id, [r.id for r in rows]):
         seats.setdefault(s.match_id, {})[s.seat] = SeatRow(s.seat, s.guest_id, s.robot_level, s.rating)
     found = []
     for r in rows:

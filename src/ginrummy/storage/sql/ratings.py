@@ -8,7 +8,7 @@ import sqlalchemy as sa
 
 from ...service.ports import MatchOutcome, PlayerStats, RatingPoint, RatingRow
 from ..schema import player_matches, rating_history, ratings, score_buckets
-from .common import _insert_for, _rows_in
+from .common import insert_for, rows_in
 from .writer import StoreBase
 
 
@@ -36,7 +36,7 @@ class RatingQueries(StoreBase):
     async def rating_changes(self, match_ids: list[str]) -> list[RatingPoint]:
         def job(conn: sa.Connection) -> list[RatingPoint]:
             return [
-                _rating_point(r) for r in _rows_in(conn, rating_history.c.match_id, sorted(set(match_ids)))
+                _rating_point(r) for r in rows_in(conn, rating_history.c.match_id, sorted(set(match_ids)))
             ]
 
         return await self._run(job, read=True) if match_ids else []
@@ -64,7 +64,7 @@ class RatingQueries(StoreBase):
 
 def _ratings(conn: sa.Connection, guest_ids: list[str], game: str) -> dict[str, RatingRow]:
     found: dict[str, RatingRow] = {}
-    for r in _rows_in(conn, ratings.c.guest_id, guest_ids, ratings.c.game == game):
+    for r in rows_in(conn, ratings.c.guest_id, guest_ids, ratings.c.game == game):
         found[r.guest_id] = RatingRow(
             r.guest_id, r.game, r.rating, r.deviation, r.volatility, r.games, r.last_at, r.ranked_until
         )
@@ -75,7 +75,7 @@ def _rating_point(r: Any) -> RatingPoint:
     return RatingPoint(r.guest_id, r.match_id, r.at, r.rating_before, r.rating, r.deviation)
 
 
-def _write_outcome(conn: sa.Connection, match_id: str, finished_at: float, outcome: MatchOutcome) -> None:
+def write_outcome(conn: sa.Connection, match_id: str, finished_at: float, outcome: MatchOutcome) -> None:
     """Statistics lines, leaderboard buckets and ratings of a match just finished (one transaction)."""
     if outcome.lines:
         conn.execute(
@@ -114,7 +114,7 @@ def _write_outcome(conn: sa.Connection, match_id: str, finished_at: float, outco
             for line in outcome.lines
             for span, last_day in outcome.buckets
         ]
-        insert = _insert_for(conn, score_buckets)
+        insert = insert_for(conn, score_buckets)
         conn.execute(
             insert.on_conflict_do_update(
                 index_elements=["game", "span", "last_day", "guest_id"],
@@ -143,7 +143,7 @@ def _write_outcome(conn: sa.Connection, match_id: str, finished_at: float, outco
             }
             for _, r in updated
         ]
-        insert = _insert_for(conn, ratings)
+        insert = insert_for(conn, ratings)
         conn.execute(
             insert.on_conflict_do_update(
                 index_elements=["guest_id", "game"],

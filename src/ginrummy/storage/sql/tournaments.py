@@ -9,8 +9,8 @@ import sqlalchemy as sa
 
 from ...service.ports import Lease, MatchRow, TournamentPlayer, TournamentRow
 from ..schema import matches, tournament_byes, tournament_players, tournaments
-from .common import _columns
-from .matches import _insert_matches, _load_matches
+from .common import columns_of
+from .matches import insert_matches, load_matches
 from .writer import StoreBase
 
 
@@ -18,7 +18,7 @@ class TournamentQueries(StoreBase):
     """The tournaments of `SqlStore`."""
 
     async def create_tournament(self, tournament: TournamentRow) -> None:
-        values = _columns(
+        values = columns_of(
             tournament, rules=json.dumps(tournament.rules, sort_keys=True, separators=(",", ":"))
         )
         await self._run(lambda conn: conn.execute(tournaments.insert().values(**values)))
@@ -74,7 +74,7 @@ class TournamentQueries(StoreBase):
             if done.rowcount != 1:
                 return False
             if matches:
-                _insert_matches(conn, matches)
+                insert_matches(conn, matches)
             if byes:
                 conn.execute(
                     tournament_byes.insert(),
@@ -109,7 +109,7 @@ class TournamentQueries(StoreBase):
             )
             if done.rowcount == 0:
                 conn.execute(
-                    tournament_players.insert().values(**_columns(player, tournament_id=tournament_id))
+                    tournament_players.insert().values(**columns_of(player, tournament_id=tournament_id))
                 )
 
         await self._run(job)
@@ -129,7 +129,7 @@ class TournamentQueries(StoreBase):
 
     async def tournament_matches(self, tournament_id: str) -> list[MatchRow]:
         return await self._run(
-            lambda conn: _load_matches(conn, matches.c.tournament_id == tournament_id), read=True
+            lambda conn: load_matches(conn, matches.c.tournament_id == tournament_id), read=True
         )
 
 

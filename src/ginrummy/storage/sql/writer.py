@@ -55,7 +55,7 @@ from typing import Any, TypeVar, cast
 import sqlalchemy as sa
 
 from ...service.ports import Lease, StoreBusy, StoreError
-from .common import _rows_in
+from .common import rows_in
 from .engine import BUSY_TIMEOUT, _Checkpointer, make_engine, normalize_url
 from .event_writes import EventWrites, event_key, lease_lost
 from .migrate import migrate
@@ -278,7 +278,7 @@ class StoreBase(EventWrites):
         wanted = sorted(set(ids))
 
         def job(conn: sa.Connection) -> dict[str, T]:
-            return {getattr(r, key.name): row(r) for r in _rows_in(conn, key, wanted)}
+            return {getattr(r, key.name): row(r) for r in rows_in(conn, key, wanted)}
 
         return await self._run(job, read=True) if wanted else {}
 
