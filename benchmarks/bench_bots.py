@@ -97,7 +97,7 @@ def search_rate(seconds: float, seed: int = 0) -> dict[str, float]:
     while cpu < seconds:
         for view in views:
             turn = searcher.read(view)
-            cards = [c for _, c, _ in searcher._score_discards(turn.k.hand, turn.k.taken, turn, 3)]
+            cards = [c for _, c, _ in searcher.score_discards(turn.k.hand, turn.k.taken, turn, 3)]
             t0 = time.process_time()
             searcher.search_discards(view, turn, cards, None)
             cpu += time.process_time() - t0

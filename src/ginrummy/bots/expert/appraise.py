@@ -134,15 +134,15 @@ def _values(expert: ExpertPlayer, view: View, turn: Turn) -> dict[str, float]:
     k = turn.k
     hand = k.hand
     if view.phase in ("offer", "draw"):
-        out = {"refuse": expert._stock_value(hand, turn, FULL_SEARCH)}
+        out = {"refuse": expert.stock_value(hand, turn, FULL_SEARCH)}
         if k.upcard >= 0 and Draw("discard") in view.legal:
-            take = expert._score_discards(hand | 1 << k.upcard, k.upcard, turn, 11)[0][0]
+            take = expert.score_discards(hand | 1 << k.upcard, k.upcard, turn, 11)[0][0]
             out[str(Draw("discard"))] = take
         return out
     if least_deadwood(hand) == 0:
         return {}  # pragma: no cover - Big Gin: nothing to weigh
     return {
-        f"throw {CARDS[card]}": value for value, card, _ in expert._score_discards(hand, k.taken, turn, 11)
+        f"throw {CARDS[card]}": value for value, card, _ in expert.score_discards(hand, k.taken, turn, 11)
     }
 
 

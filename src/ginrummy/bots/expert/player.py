@@ -48,7 +48,7 @@ from .steady import SteadyPlayer
 
 __all__ = ["ExpertDecision", "ExpertPlayer", "Scored", "Turn"]
 
-#: A discard as `ExpertPlayer._score_discards` values it: (value, card, deadwood after the next draw).
+#: A discard as `ExpertPlayer.score_discards` values it: (value, card, deadwood after the next draw).
 Scored = tuple[float, int, float]
 
 
@@ -225,7 +225,7 @@ class ExpertPlayer:
         """The chance that throwing `card` completes a meld in the opponent's hand."""
         return meld_danger(card, turn.probs)
 
-    def _score_discards(self, hand11: int, forbid: int, turn: Turn, width: int) -> list[Scored]:
+    def score_discards(self, hand11: int, forbid: int, turn: Turn, width: int) -> list[Scored]:
         """(value, card, deadwood after the next draw) for the `width` discards leaving least
         deadwood, best (lowest value) first. The deadwood is the certainty equivalent
         under RISK_TAU (the plain expectation when it is 0); the value adds the danger of
@@ -249,8 +249,8 @@ class ExpertPlayer:
         out.sort()
         return out
 
-    def _stock_value(self, hand: int, turn: Turn, search: _Search) -> float:
-        """Expected value (as in `_score_discards`) of the hand after a draw from the stock."""
+    def stock_value(self, hand: int, turn: Turn, search: _Search) -> float:
+        """Expected value (as in `score_discards`) of the hand after a draw from the stock."""
         draws = turn.stock_w
         n = search.stock_samples
         if n and len(draws) > n:
@@ -268,12 +268,12 @@ class ExpertPlayer:
         total = 0.0
         weight = 0.0
         for c, w in draws:
-            total += w * self._score_discards(hand | 1 << c, -1, turn, search.stock_width)[0][0]
+            total += w * self.score_discards(hand | 1 << c, -1, turn, search.stock_width)[0][0]
             weight += w
         return total / weight if weight else 0.0
 
     def pick_discard(self, view: View, turn: Turn, scored: list[Scored], deadline: float | None) -> Scored:
-        """The discard to make of `scored` (`_score_discards`, best first): the best valued."""
+        """The discard to make of `scored` (`score_discards`, best first): the best valued."""
         return scored[0]
 
     # -- drawing -----------------------------------------------------------------
@@ -286,8 +286,8 @@ class ExpertPlayer:
         if not can_take or up < 0:
             return ExpertDecision(Draw("stock"), Reason.of("stock"))
         hand = k.hand
-        take = self._score_discards(hand | 1 << up, up, turn, search.width)[0]
-        stock_value = self._stock_value(hand, turn, search)
+        take = self.score_discards(hand | 1 << up, up, turn, search.width)[0]
+        stock_value = self.stock_value(hand, turn, search)
         card = CARDS[up]
         if self.prefer_take(view, turn, take, stock_value, deadline):
             plain = expected_after_draw(
@@ -302,7 +302,7 @@ class ExpertPlayer:
         self, view: View, turn: Turn, take: Scored, stock_value: float, deadline: float | None
     ) -> bool:
         """Whether to take the upcard, given the best discard after taking it (`take`, as in
-        `_score_discards`) and the value of a stock draw: when it is worth more."""
+        `score_discards`) and the value of a stock draw: when it is worth more."""
         return take[0] < stock_value
 
     # -- discarding and knocking -------------------------------------------------
@@ -325,7 +325,7 @@ class ExpertPlayer:
             if why is not None:
                 head = Reason.of("knock_head", deadwood=options[steady])
                 return ExpertDecision(Knock(CARDS[steady]), head.join(why, lead=": "))
-        scored = self._score_discards(hand, k.taken, turn, search.width)
+        scored = self.score_discards(hand, k.taken, turn, search.width)
         value, card, expected = self.pick_discard(view, turn, scored, deadline)
         if options:
             least = min(options.values())

@@ -36,7 +36,7 @@ def make_engine(
 ) -> sa.Engine:
     """An engine for `url`; SQLite files get WAL mode, foreign keys and the given `synchronous`.
 
-    `checkpoint_thread`: commits never checkpoint the WAL themselves (a `_Checkpointer` does).
+    `checkpoint_thread`: commits never checkpoint the WAL themselves (a `Checkpointer` does).
     `busy_timeout`: how long a statement waits for a lock another connection holds.
     """
     parsed = normalize_url(url)
@@ -76,7 +76,7 @@ def make_engine(
     return engine
 
 
-class _Checkpointer:
+class Checkpointer:
     """Copies the SQLite WAL back into the database file every second, on its own thread.
 
     A PASSIVE checkpoint never blocks writers; the sqlite3 module releases the GIL while it

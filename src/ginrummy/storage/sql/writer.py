@@ -56,7 +56,7 @@ import sqlalchemy as sa
 
 from ...service.ports import Lease, StoreBusy, StoreError
 from .common import rows_in
-from .engine import BUSY_TIMEOUT, _Checkpointer, make_engine, normalize_url
+from .engine import BUSY_TIMEOUT, Checkpointer, make_engine, normalize_url
 from .event_writes import EventWrites, event_key, lease_lost
 from .migrate import migrate
 
@@ -161,7 +161,7 @@ class StoreBase(EventWrites):
         self._leaser = _Lane("ginrummy-db-lease", alone=True)  # started on the first lease operation
         self._beater = _Lane("ginrummy-db-heartbeat", alone=True)  # the renewals, started on the first
         self._started = False
-        self._checkpointer: _Checkpointer | None = None
+        self._checkpointer: Checkpointer | None = None
         self._events_insert: tuple[str, tuple[str, ...] | None] | None = None
         #: SQLite files whose commits do no fsync: events may be inserted on the loop (`_insert_now`).
         self._loop_inserts = (
@@ -182,7 +182,7 @@ class StoreBase(EventWrites):
         await asyncio.to_thread(migrate, self.engine)
         database = self.engine.url.database
         if self.engine.dialect.name == "sqlite" and database not in (None, "", ":memory:"):
-            self._checkpointer = _Checkpointer(str(database), self.checkpoint_interval)
+            self._checkpointer = Checkpointer(str(database), self.checkpoint_interval)
         for lane in (self._writer, self._reader):
             if lane.thread is None:
                 lane.thread = threading.Thread(target=self._work, args=(lane,), name=lane.name, daemon=True)
