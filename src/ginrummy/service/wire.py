@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable, Hashable, Sequence
 from functools import reduce
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from ..rules import Game, GinTableView, Match, PublicStep, Rules, RummyView, seed_commitment
+from ..rules import Game, GinTableView, Match, Rules, RummyView, seed_commitment
 from .errors import encodable
 from .spectate import common, spectator_view
 
-__all__ = ["Wire", "dumps", "error_message", "wire_for"]
+__all__ = ["HistoryTexts", "Wire", "dumps", "error_message", "wire_for"]
+
+T = TypeVar("T")
 
 # One encoder for every message: json.dumps with options builds a new one on each call.
 dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -59,6 +62,38 @@ def rules_texts(rules: Rules) -> tuple[dict[str, Any], str]:
     return data, dumps(data)
 
 
+class HistoryTexts:
+    """Histories as JSON text, each kept per key (a seat, a seat's table) and grown by the entries
+    new since the last state: while a hand is played an entry never changes for a given seat, so
+    each is encoded once. A new `epoch` (another deal; a hand now over, when a face-down knock
+    shows its card) starts the text afresh."""
+
+    def __init__(self) -> None:
+        self._texts: dict[Hashable, tuple[Hashable, int, str]] = {}  # key -> (epoch, entries, text)
+
+    def text(self, key: Hashable, epoch: Hashable, entries: Sequence[T], encode: Callable[[T], str]) -> str:
+        """The JSON array of `entries` (each as `encode` gives it)."""
+        cached, count, text = self._texts.get(key, (None, 0, ""))
+        if cached != epoch or count > len(entries):
+            count, text = 0, ""
+        if count < len(entries):
+            new = ",".join(encode(entry) for entry in entries[count:])
+            text = f"{text},{new}" if text else new
+            count = len(entries)
+        self._texts[key] = (epoch, count, text)
+        return f"[{text}]"
+
+
+class _Entry(Protocol):
+    """A history's entry (two-player Gin's `PublicStep`, Rummy's event)."""
+
+    def to_json(self) -> Any: ...
+
+
+def _entry_text(entry: _Entry) -> str:
+    return dumps(entry.to_json())
+
+
 def wire_for(game: Game) -> Wire:
     """The encoder of `game`'s messages."""
     return GinWire(game) if isinstance(game, Match) else TableWire(game)
@@ -76,7 +111,7 @@ class GinWire:
         self.match = match
         self._rules_json, self._rules_text = rules_texts(match.rules)
         self._last_hand_cache: dict[tuple[int, int], str] = {}
-        self._history_cache: list[tuple[int, int, str]] = [(0, 0, ""), (0, 0, "")]
+        self._histories = HistoryTexts()
         self._meta_cache: list[tuple[tuple[Any, ...], str]] = [((), ""), ((), "")]  # per seat: (key, text)
         self._commitment: tuple[int, str] = (-1, "")  # (deal seed, its commitment): one sha256 per hand
 
@@ -141,24 +176,6 @@ class GinWire:
             "result": self._result(ending),
         }
 
-    def _history_text(self, seat: int, number: int, over: bool, entries: tuple[PublicStep, ...]) -> str:
-        """The view's history as JSON text, encoding only the entries new since the last state.
-
-        While a hand is being played an entry never changes for a given seat (a face-down knock
-        is revealed only once the hand is over, and then the text is rebuilt in full).
-        """
-        if over:
-            return dumps([entry.to_json() for entry in entries])
-        cached_number, count, text = self._history_cache[seat]
-        if cached_number != number or count > len(entries):
-            cached_number, count, text = number, 0, ""
-        if count < len(entries):
-            new = ",".join(dumps(entry.to_json()) for entry in entries[count:])
-            text = f"{text},{new}" if text else new
-            count = len(entries)
-        self._history_cache[seat] = (cached_number, count, text)
-        return f"[{text}]"
-
     def _meta_text(self, seat: int, meta: dict[str, Any]) -> str:
         """The `match` object as text without its closing brace; re-encoded only when a field changed."""
         key = (
@@ -195,7 +212,7 @@ class GinWire:
                 ',"rules":',
                 rules,
                 ',"history":',
-                self._history_text(seat, view["hand_number"], over, history),
+                self._histories.text(seat, (view["hand_number"], over), history, _entry_text),
                 '},"last_hand":',
                 self._last_hand(seat, last) if last >= 1 else "null",
                 ',"result":',
@@ -239,10 +256,8 @@ class TableWire:
         self.game = game
         self._rules_json, self._rules_text = rules_texts(game.rules)
         self._finished_cache: dict[tuple[int, int, bool], str] = {}
-        self._history_cache: dict[int, tuple[int, int, str]] = {}  # seat -> (deal, entries, text)
-        # Gin tables: (seat, table) -> (deal, over, entries, text) of that hand's history as the
-        # seat sees it (made afresh once the hand is over: a face-down knock shows its card)
-        self._table_history: dict[tuple[int, int], tuple[int, bool, int, str]] = {}
+        # each seat's history of the deal (Rummy), or of each of its tables' hands (Gin)
+        self._histories = HistoryTexts()
         self._commitments: tuple[tuple[int, ...], list[str]] = ((), [])
         self._shared: tuple[int, str] = (-1, "")  # (version, the shared keys of a Rummy view as text)
 
@@ -291,21 +306,14 @@ class TableWire:
         if not isinstance(view, RummyView):
             return dumps(view.to_json())
         data, entries = view.to_json_parts()
-        number, count, text = self._history_cache.get(seat, (0, 0, ""))
-        if number != view.hand_number or count > len(entries):
-            number, count, text = view.hand_number, 0, ""
-        if count < len(entries):
-            new = ",".join(dumps(entry.to_json()) for entry in entries[count:])
-            text = f"{text},{new}" if text else new
-            count = len(entries)
-        self._history_cache[seat] = (number, count, text)
+        history = self._histories.text(seat, view.hand_number, entries, _entry_text)
         own = {key: data.pop(key) for key in _OWN_KEYS}
         cached_version, shared = self._shared
         if cached_version != version:
             shared = dumps(data)[1:-1]
             self._shared = (version, shared)
         rules = rules_texts(view.rules)[1]
-        return f'{dumps(own)[:-1]},{shared},"rules":{rules},"history":[{text}]}}'
+        return f'{dumps(own)[:-1]},{shared},"rules":{rules},"history":{history}}}'
 
     def _gin_table_text(self, view: GinTableView) -> str:
         """A three-player or team Gin view of the deal being played, as text: each hand's history
@@ -313,18 +321,11 @@ class TableWire:
         knock shows its card and the text is made afresh), the rules once."""
         tables = []
         for index, table in enumerate(view.tables):
-            entries, over, key = table.history, table.phase == "over", (view.seat, index)
-            number, was_over, count, history = self._table_history.get(key, (0, False, 0, ""))
-            if number != view.hand_number or count > len(entries) or over != was_over:
-                number, count, history = view.hand_number, 0, ""
-            if count < len(entries):
-                new = ",".join(dumps(entry) for entry in entries[count:])
-                history = f"{history},{new}" if history else new
-                count = len(entries)
-            self._table_history[key] = (number, over, count, history)
+            epoch = (view.hand_number, table.phase == "over")
+            history = self._histories.text((view.seat, index), epoch, table.history, dumps)
             hand = table.hand.to_json() if table.hand is not None else None
             tables.append(
-                f'{dumps(table.to_json_parts())[:-1]},"history":[{history}],'
+                f'{dumps(table.to_json_parts())[:-1]},"history":{history},'
                 f'"hand":{dumps(hand)},"showdown":{dumps(table.showdown)}}}'
             )
         head = {
