@@ -7,6 +7,7 @@ an optional-dependencies group."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
 import tomllib
@@ -90,10 +91,16 @@ def third_party_imports(source: str) -> list[Imported]:
     return found
 
 
+@functools.cache
+def _module_distributions() -> dict[str, list[str]]:
+    """Every installed distribution's top-level modules (reading them all takes a while: once)."""
+    return dict(packages_distributions())
+
+
 def _distributions_of(module: str) -> set[str]:
     """The distributions that provide a top-level module; an extra not installed here (no metadata)
     is taken to be named as its module."""
-    return {_normalize(d) for d in packages_distributions().get(module, [module])}
+    return {_normalize(d) for d in _module_distributions().get(module, [module])}
 
 
 def _guarded_at_top(init: Path) -> set[str]:
