@@ -53,7 +53,7 @@ Scored = tuple[float, int, float]
 
 
 @dataclass(frozen=True, slots=True)
-class _Search:
+class SearchWidth:
     """How wide the expert searches: discards given the full lookahead, stock cards sampled
     to value a stock draw and discards tried after each, sampled deals for an end-of-match
     knock and the least of them played past a time budget's deadline."""
@@ -67,9 +67,9 @@ class _Search:
 
 #: Without a time budget (or with a roomy one) the searches have these fixed sizes, so a
 #: seeded expert repeats its play on any machine.
-FULL_SEARCH: Final = _Search(width=6, stock_samples=12, stock_width=2, rollouts=64, min_rollouts=8)
+FULL_SEARCH: Final = SearchWidth(width=6, stock_samples=12, stock_width=2, rollouts=64, min_rollouts=8)
 #: Below `FAST_BUDGET` seconds a decision narrows to these.
-FAST_SEARCH: Final = _Search(width=3, stock_samples=4, stock_width=1, rollouts=24, min_rollouts=2)
+FAST_SEARCH: Final = SearchWidth(width=3, stock_samples=4, stock_width=1, rollouts=24, min_rollouts=2)
 FAST_BUDGET: Final = 0.03
 
 
@@ -249,7 +249,7 @@ class ExpertPlayer:
         out.sort()
         return out
 
-    def stock_value(self, hand: int, turn: Turn, search: _Search) -> float:
+    def stock_value(self, hand: int, turn: Turn, search: SearchWidth) -> float:
         """Expected value (as in `score_discards`) of the hand after a draw from the stock."""
         draws = turn.stock_w
         n = search.stock_samples
@@ -278,7 +278,9 @@ class ExpertPlayer:
 
     # -- drawing -----------------------------------------------------------------
 
-    def _choose_draw(self, view: View, turn: Turn, search: _Search, deadline: float | None) -> ExpertDecision:
+    def _choose_draw(
+        self, view: View, turn: Turn, search: SearchWidth, deadline: float | None
+    ) -> ExpertDecision:
         k = turn.k
         up = k.upcard
         can_take = any(isinstance(a, Draw) and a.source == "discard" for a in view.legal)
@@ -308,7 +310,7 @@ class ExpertPlayer:
     # -- discarding and knocking -------------------------------------------------
 
     def _choose_discard(
-        self, view: View, turn: Turn, search: _Search, deadline: float | None
+        self, view: View, turn: Turn, search: SearchWidth, deadline: float | None
     ) -> ExpertDecision:
         k = turn.k
         hand = k.hand
@@ -357,7 +359,7 @@ class ExpertPlayer:
         self,
         view: View,
         turn: Turn,
-        search: _Search,
+        search: SearchWidth,
         knock_card: int,
         discard_card: int,
         deadline: float | None,
