@@ -19,6 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import pytest
+from hypothesis import settings
+
+# No test has a time limit (these machines are shared and noisy), so neither does any Hypothesis
+# example: its default deadline of 200 ms an example is one, and it failed a test under load.
+settings.register_profile("ginrummy", deadline=None)
+settings.load_profile("ginrummy")
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
