@@ -23,6 +23,7 @@ Every decision comes with a short reason, which `suggest` shows.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -48,6 +49,7 @@ __all__ = [
     "RummyNovice",
     "RummyPlayer",
     "RummyRandom",
+    "RummySeat",
     "RummySkilled",
     "make_rummy_player",
     "rummy_player_names",
@@ -125,12 +127,11 @@ class _Position:
         return mask
 
 
-class RummyPlayer:
-    """Shared plumbing: the phase dispatch, going out, laying down; levels choose the rest."""
+class RummySeat(ABC):
+    """A computer player of Rummy: its random choices (seeded) and time budget; `decide` gives
+    the action for a view and why."""
 
     name = "rummy-level"
-    #: Whether this level lays off on the melds already on the table.
-    uses_table = True
 
     def __init__(self, *, seed: int | None = None, time_budget: float | None = None) -> None:
         self.rng = random.Random(seed)
@@ -141,6 +142,18 @@ class RummyPlayer:
 
     def observe(self, view: RummyView) -> None:
         return None
+
+    @abstractmethod
+    def decide(self, view: RummyView) -> RummyDecision:
+        """The action for `view` and why."""
+
+
+class RummyPlayer(RummySeat):
+    """Shared plumbing of the levels: the phase dispatch, going out, laying down; each level
+    chooses whether to take the upcard and what to discard."""
+
+    #: Whether this level lays off on the melds already on the table.
+    uses_table = True
 
     def decide(self, view: RummyView) -> RummyDecision:
         """The action for `view` and why."""
@@ -168,9 +181,9 @@ class RummyPlayer:
             STOCK, "turn the discard pile over and draw" if turnover else "draw from the stock"
         )
 
+    @abstractmethod
     def wants_upcard(self, position: _Position, up: Card) -> str:
         """Why to take the upcard, or "" to draw from the stock."""
-        raise NotImplementedError
 
     def laid_at_once(self, position: _Position, up: Card) -> str:
         """Why `up` would be laid down this turn (a meld with the hand, or a layoff), or ""."""
@@ -265,8 +278,9 @@ class RummyPlayer:
             return None
         return RummyDecision(best[2], _lay_text(best[2]))
 
+    @abstractmethod
     def discard(self, position: _Position, discards: Sequence[Discard]) -> RummyDecision:
-        raise NotImplementedError
+        """The discard to make among `discards`, and why."""
 
 
 def _lay_text(lay: LayMeld | LayOff) -> str:
@@ -300,7 +314,7 @@ def _outs(card: Card, partner: Card, ace: str) -> list[int]:
     return found
 
 
-class RummyRandom(RummyPlayer):
+class RummyRandom(RummySeat):
     """Picks a uniformly random legal action (a reference for the tests and the arena)."""
 
     name = "rummy-random"
@@ -447,7 +461,7 @@ class RummyAdvanced(RummySkilled):
         return super().lay(position, lays)
 
 
-_FACTORIES: dict[str, Callable[..., RummyPlayer]] = {
+_FACTORIES: dict[str, Callable[..., RummySeat]] = {
     "rummy-random": RummyRandom,
     "random": RummyRandom,
     "novice": RummyNovice,
@@ -462,7 +476,7 @@ def rummy_player_names() -> list[str]:
     return sorted(_FACTORIES)
 
 
-def make_rummy_player(name: str, *, seed: int | None = None, time_budget: float | None = None) -> RummyPlayer:
+def make_rummy_player(name: str, *, seed: int | None = None, time_budget: float | None = None) -> RummySeat:
     """A Rummy player of level `name` (`novice` … `advanced`, or `random`), seeded for repeatable play."""
     try:
         factory = _FACTORIES[name]
