@@ -737,7 +737,9 @@ def test_two_friends_play_a_hand_through_a_private_link(
     play(
         [host_player, guest_player], until=lambda: host_player.showdowns >= 1 and guest_player.showdowns >= 1
     )
-    assert host_player.moves + guest_player.moves >= 3
+    # The host's discard (or knock) after taking the upcard went through the page. No more can be
+    # asked: that knock can end the hand at once, after the guest's pass at most.
+    assert host_player.moves >= 1
     # Both were shown the hand's showdown once, with the same scores (seat order, so the same numbers).
     host_seen, guest_seen = shown_showdowns(host), shown_showdowns(guest)
     assert len(host_seen) == len(guest_seen) == 1, (host_seen, guest_seen)

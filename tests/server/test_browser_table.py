@@ -19,9 +19,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from server_helpers import COOKIE, least_deadwood_discard, live_server, pick, test_settings
-from test_browser import SHOWDOWN_WATCH, WAIT, TablePlayer, new_context, shot, table_state, watch
+from test_browser import (
+    PAGE_NOTES,
+    SHOWDOWN_WATCH,
+    WAIT,
+    TablePlayer,
+    new_context,
+    shot,
+    table_state,
+    watch,
+)
 from websockets.sync.client import connect
 
 if TYPE_CHECKING:
@@ -183,8 +193,24 @@ def start_robot_match(page: Page, level: str = "novice", target: int = 25) -> st
     )
     assert made["status"] == 200, made
     match_id: str = made["body"]["match_id"]
+    guest = cookie_of(page.context)
+    errors = watch(page)
     page.goto(f"/m/{match_id}")
-    page.wait_for_selector("#hand .card")
+    try:
+        page.wait_for_selector("#hand .card, .fatal")
+    except PlaywrightTimeout:
+        # Say what the page showed instead, so that a table left waiting (the socket, the store)
+        # can be told apart from a page that stopped drawing or a guest that changed.
+        raise AssertionError(
+            f"the table of match {match_id} showed no hand for a minute: status"
+            f" {page.text_content('#status')!r}, {page.evaluate(PAGE_NOTES)}, page errors {errors},"
+            f" same guest as the match's: {cookie_of(page.context) == guest}"
+        ) from None
+    refused = page.locator(".fatal")
+    assert not refused.count(), (
+        f"the table refused the player who made it: {refused.get_attribute('data-code')},"
+        f" same guest as the match's: {cookie_of(page.context) == guest}"
+    )
     return match_id
 
 
