@@ -63,6 +63,26 @@ def _run(body: Any) -> None:
     asyncio.run(main())
 
 
+async def open_tournament_page(lb: str, tournament_id: str, cookie: str) -> tuple[Any, dict[str, Any]]:
+    """A tournament page's socket through HAProxy, and its first message. Closed with 1013 (try
+    again: the tournament is still moving to the process that took it over), it reconnects, as
+    the page does; any other refusal fails at once."""
+    deadline = time.monotonic() + 60
+    while True:
+        page = await websockets.connect(
+            f"ws://{lb}/ws/t/{tournament_id}",
+            additional_headers={"Cookie": f"gr_guest={cookie}"},
+            open_timeout=10,
+        )
+        try:
+            return page, json.loads(await asyncio.wait_for(page.recv(), 20))
+        except websockets.exceptions.ConnectionClosed as exc:
+            await page.close()
+            if exc.rcvd is None or exc.rcvd.code != 1013 or time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.5)
+
+
 class Client:
     """A page's socket through HAProxy: reconnects by itself, keeps every action it sent."""
 
@@ -621,12 +641,8 @@ def test_an_arena_through_haproxy_goes_on_after_its_process_is_killed(
 
                 await until(moved, "the arena's takeover")
                 # Its page, through HAProxy, on whichever process: the whole state, the same players.
-                async with websockets.connect(
-                    f"ws://{cluster.lb}/ws/t/{tid}",
-                    additional_headers={"Cookie": f"gr_guest={cookies[0]}"},
-                    open_timeout=10,
-                ) as page:
-                    first = json.loads(await asyncio.wait_for(page.recv(), 20))
+                page, first = await open_tournament_page(cluster.lb, tid, cookies[0])
+                try:
                     assert first["type"] == "tournament" and first["players_ranked"] == 6
                     assert first["me"]["match_id"] in found
                     # That player resigns its match (the match moved too); the arena pairs the two again.
@@ -646,5 +662,7 @@ def test_an_arena_through_haproxy_goes_on_after_its_process_is_killed(
                     )
                     assert paired[first["me"]["match_id"]][0] == "over"
                     await client.ws.close()
+                finally:
+                    await page.close()
 
         _run(body)
