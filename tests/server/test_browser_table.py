@@ -185,6 +185,10 @@ def in_view(page: Page, selector: str, size: dict[str, int]) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5
 
 
+# The table's status line, or None when the page has none (it never drew the table).
+STATUS_LINE = "() => document.querySelector('#status')?.textContent ?? null"
+
+
 def start_robot_match(page: Page, level: str = "novice", target: int = 25) -> str:
     page.goto("/")
     page.wait_for_selector("#main:not([data-loading])")
@@ -202,8 +206,8 @@ def start_robot_match(page: Page, level: str = "novice", target: int = 25) -> st
         # Say what the page showed instead, so that a table left waiting (the socket, the store)
         # can be told apart from a page that stopped drawing or a guest that changed.
         raise AssertionError(
-            f"the table of match {match_id} showed no hand for a minute: status"
-            f" {page.text_content('#status')!r}, {page.evaluate(PAGE_NOTES)}, page errors {errors},"
+            f"the table of match {match_id} showed no hand for a minute: at {page.url}, status"
+            f" {page.evaluate(STATUS_LINE)!r}, {page.evaluate(PAGE_NOTES)}, page errors {errors},"
             f" same guest as the match's: {cookie_of(page.context) == guest}"
         ) from None
     refused = page.locator(".fatal")
