@@ -25,6 +25,7 @@ import websockets
 from server_helpers import pick
 
 from ginrummy.rules import Match, Rules, action_from_json
+from ginrummy.server.ws import CLOSE_TRY_AGAIN
 from ginrummy.storage import make_engine
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
@@ -78,7 +79,7 @@ async def open_tournament_page(lb: str, tournament_id: str, cookie: str) -> tupl
             return page, json.loads(await asyncio.wait_for(page.recv(), 20))
         except websockets.exceptions.ConnectionClosed as exc:
             await page.close()
-            if exc.rcvd is None or exc.rcvd.code != 1013 or time.monotonic() > deadline:
+            if exc.rcvd is None or exc.rcvd.code != CLOSE_TRY_AGAIN or time.monotonic() > deadline:
                 raise
             await asyncio.sleep(0.5)
 
