@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -242,7 +243,14 @@ def test_a_restart_rebuilds_every_table_where_it_was(tmp_path: Path, rules: Any,
         seats = sorted(table.guests)
         socks = {seat: table.connect(seat) for seat in seats}
         rng = random.Random(4)
+        deadline = time.monotonic() + 60
         while live.version < 12:
+            # Bounded: a table that stops moving fails here with what it waits for, not a hung run.
+            assert time.monotonic() < deadline, (
+                f"the table stopped at version {live.version}: to act {live.match.seats_to_act}, the"
+                f" seats' last states {[json.loads(socks[s].latest or 'null')['version'] for s in seats]},"
+                f" seats {[s.kind for s in live.seats]}"
+            )
             for seat in seats:
                 state = json.loads(socks[seat].latest or "")
                 if state["view"]["legal"] and state["version"] == live.version:
